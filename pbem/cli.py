@@ -1,0 +1,146 @@
+"""The `pbem` command line. Messages go to stderr; the exit code is 0 only on success."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+import yaml
+
+from pbem.core.errors import InputError, display_path
+from pbem.core.game import Verified, new_game, seed_for_turn, verify_game
+from pbem.core.schemas import SCHEMA_NAMES, schema_text, validate
+from pbem.core.turn import load_turn, resolve_turn, write_outputs
+from pbem.core.yamlio import load_document
+from pbem.rulesets import RULESETS, get_ruleset
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="Play-by-email adjudicator for World War II board games.")
+
+
+def _fail(error: InputError) -> None:
+    count = len(error.problems)
+    typer.echo(f"error: {count} problem{'s' if count != 1 else ''}; nothing was written", err=True)
+    for problem in error.problems:
+        typer.echo(f"  {problem}", err=True)
+    raise typer.Exit(code=1)
+
+
+def _renderer():
+    from pbem.render.report import render_reports
+    return render_reports
+
+
+@app.command()
+def new(ruleset: str = typer.Argument(..., help=f"Ruleset id: {', '.join(RULESETS)}."),
+        folder: Path = typer.Argument(..., help="The new game folder (must not exist or be empty)."),
+        game: str = typer.Option("", help="The game's name, shown in every report; default the folder name."),
+        option: list[str] = typer.Option([], "--option", "-o",
+                                         help="Ruleset option NAME=VALUE; repeat as needed (see `pbem options`)."),
+        ) -> None:
+    """Create a game folder: opening state, a fresh secret dice seed and its published commitment."""
+    options = {}
+    for item in option:
+        name, _, value = item.partition("=")
+        options[name.strip()] = yaml.safe_load(value) if value else ""
+    try:
+        new_game(ruleset, folder, game or folder.resolve().name, options)
+    except InputError as exc:
+        _fail(exc)
+    except KeyError as exc:
+        typer.echo(f"error: unknown ruleset {ruleset!r} (allowed: {exc.args[0]})", err=True)
+        raise typer.Exit(code=1)
+    typer.echo(f"created {display_path(folder)}: publish game.yaml's dice commitment to the players; "
+               "keep secret.yaml to yourself", err=True)
+
+
+@app.command()
+def options(ruleset: str = typer.Argument("aa-revised", help="Ruleset id.")) -> None:
+    """List a ruleset's options and documented rulings with their defaults."""
+    for opt in get_ruleset(ruleset).options():
+        allowed = ", ".join(map(str, opt.allowed))
+        typer.echo(f"{opt.name} (default {opt.default}; allowed: {allowed})\n    {opt.text}")
+
+
+@app.command()
+def seed(folder: Path = typer.Argument(..., help="The game folder (needs its secret.yaml)."),
+         turn: int = typer.Argument(..., help="Game turn number, as in the state's `dice.turn`.")) -> None:
+    """Print the dice seed to reveal in the turn file of game turn TURN."""
+    try:
+        typer.echo(seed_for_turn(folder, turn))
+    except InputError as exc:
+        _fail(exc)
+
+
+@app.command("validate")
+def validate_orders(orders: Path = typer.Argument(..., help="The orders file to check."),
+                    state: Path = typer.Option(..., "--state", help="The state the orders are for."),
+                    standing: list[Path] = typer.Option([], "--standing",
+                                                        help="Standing orders files of other powers."),
+                    ) -> None:
+    """Check orders against the schema and the rules without resolving anything."""
+    try:
+        state_doc = load_document(state)
+        problems = validate("state", state_doc)
+        if problems:
+            raise InputError(problems)
+        ruleset = get_ruleset(state_doc.data["ruleset"])
+        orders_doc = load_document(orders)
+        problems = validate("orders", orders_doc)
+        standing_docs = {}
+        for path in standing:
+            doc = load_document(path)
+            problems += validate("standing-orders", doc)
+            if not problems:
+                standing_docs[doc.data["power"]] = doc
+        if not problems:
+            problems = ruleset.check_state(state_doc) + ruleset.check_orders(state_doc.data, orders_doc,
+                                                                             standing_docs)
+        if problems:
+            raise InputError(problems)
+    except InputError as exc:
+        _fail(exc)
+    typer.echo(f"{display_path(orders)}: the orders are valid", err=True)
+
+
+@app.command()
+def adjudicate(turn: Path = typer.Argument(..., help="The turn file (ruleset, state, orders, seed, output)."),
+               force: bool = typer.Option(False, "--force", help="Replace the output files if they exist."),
+               ) -> None:
+    """Resolve one power's turn: writes the next state, the event log and the reports."""
+    try:
+        inputs = load_turn(turn)
+        result = resolve_turn(inputs, _renderer())
+        out = write_outputs(inputs, result.files, force=force)
+    except InputError as exc:
+        _fail(exc)
+    typer.echo(f"wrote {', '.join(sorted(result.files))} to {display_path(out)}", err=True)
+
+
+@app.command()
+def verify(folder: Path = typer.Argument(..., help="The game folder.")) -> None:
+    """Re-play every recorded turn from the opening state and prove every die, state and seed."""
+    def show(v: Verified) -> None:
+        typer.echo(f"ok  turn {v.turn} ({v.power}), {v.dice} dice: {display_path(v.turn_file)}", err=True)
+    try:
+        done = verify_game(folder, _renderer(), show)
+    except InputError as exc:
+        _fail(exc)
+    typer.echo(f"verified {len(done)} turn{'s' if len(done) != 1 else ''}: every state, report and die "
+               "matches the seeds", err=True)
+
+
+@app.command()
+def schema(name: str = typer.Argument(..., help=f"One of: {', '.join(SCHEMA_NAMES)}.")) -> None:
+    """Print a JSON Schema (draft 2020-12)."""
+    try:
+        sys.stdout.write(schema_text(name))
+    except KeyError:
+        typer.echo(f"error: unknown schema {name!r} (allowed: {', '.join(SCHEMA_NAMES)})", err=True)
+        raise typer.Exit(code=1)
+
+
+if __name__ == "__main__":
+    app()

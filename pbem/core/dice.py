@@ -1,0 +1,96 @@
+"""Dice that every player can check afterwards.
+
+A game owns a secret chain of turn seeds: ``seed[n] = sha256(seed[n + 1])``. Before turn n the
+players know only ``seed[n - 1]`` (the commitment), which fixes ``seed[n]`` without revealing it.
+When turn n is adjudicated its seed is revealed in the report, anyone can check that it hashes to
+the commitment, and the dice follow from it and from the turn's orders, so the moderator cannot
+pick the dice after seeing the orders.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+
+SEED_BYTES = 32
+# 252 is the largest multiple of 6 below 256: bytes from 252 up are thrown away so each face
+# has probability exactly 1/6.
+_ACCEPT_BELOW = 252
+
+
+def commitment(seed_hex: str) -> str:
+    """The public commitment to a turn seed: sha256 of its bytes, hex."""
+    return hashlib.sha256(bytes.fromhex(seed_hex)).hexdigest()
+
+
+def new_chain_secret() -> str:
+    """A fresh secret from which the whole chain of turn seeds is derived."""
+    return secrets.token_hex(SEED_BYTES)
+
+
+def turn_seed(secret_hex: str, turn: int, length: int) -> str:
+    """Seed of game turn `turn` (1-based) of a chain of `length` turns grown from `secret_hex`.
+
+    The chain's last element is the secret; each earlier one is the hash of the next. Turn 0's
+    "seed" is the commitment published when the game starts.
+    """
+    if not 0 <= turn <= length:
+        raise ValueError(f"turn {turn} is outside the chain of {length} turns")
+    seed = secret_hex
+    for _ in range(length - turn):
+        seed = commitment(seed)
+    return seed
+
+
+class DiceStream:
+    """Six-sided dice drawn from HMAC-SHA256(seed, identity || block counter)."""
+
+    def __init__(self, seed_hex: str, identity: str):
+        self._key = bytes.fromhex(seed_hex)
+        self._identity = identity.encode("utf-8")
+        self._block = 0
+        self._buffer = b""
+        self._pos = 0
+        self.rolled = 0
+
+    def _next_byte(self) -> int:
+        if self._pos == len(self._buffer):
+            message = self._identity + b"|" + str(self._block).encode("ascii")
+            self._buffer = hmac.new(self._key, message, hashlib.sha256).digest()
+            self._block += 1
+            self._pos = 0
+        byte = self._buffer[self._pos]
+        self._pos += 1
+        return byte
+
+    def roll(self, count: int) -> list[int]:
+        """Roll `count` dice."""
+        dice = []
+        while len(dice) < count:
+            byte = self._next_byte()
+            if byte < _ACCEPT_BELOW:
+                dice.append(byte % 6 + 1)
+        self.rolled += count
+        return dice
+
+
+class FixedDice:
+    """Dice read from a list, for the test catalogue and worked examples; running out is an error."""
+
+    def __init__(self, values: list[int]):
+        self._values = list(values)
+        self.rolled = 0
+
+    def roll(self, count: int) -> list[int]:
+        """Take the next `count` dice from the list."""
+        if self.rolled + count > len(self._values):
+            raise ValueError(f"the fixed dice ran out after {len(self._values)} dice")
+        dice = self._values[self.rolled:self.rolled + count]
+        self.rolled += count
+        return dice
+
+    @property
+    def unused(self) -> int:
+        """How many listed dice were never rolled."""
+        return len(self._values) - self.rolled

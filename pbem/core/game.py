@@ -1,0 +1,136 @@
+"""A game folder: `pbem new` makes one, `pbem verify` re-plays it and proves every die.
+
+    GAME/game.yaml          public: ruleset, options, the dice commitment published at the start
+    GAME/secret.yaml        the moderator's secret that every turn seed grows from; keep it private
+    GAME/start/state.yaml   the opening position
+    GAME/turns/*.yaml       one turn file per turn played; each names its orders and output folder
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from pbem.core.dice import commitment, new_chain_secret, turn_seed
+from pbem.core.errors import InputError, Problem, display_path
+from pbem.core.turn import STATE_FILE, TurnResult, load_turn, resolve_turn
+from pbem.core.yamlio import dump_yaml, load_document
+from pbem.rulesets import get_ruleset
+
+GAME_FILE = "game.yaml"
+SECRET_FILE = "secret.yaml"
+START_STATE = Path("start") / STATE_FILE
+TURNS_DIR = "turns"
+CHAIN_LENGTH = 1000  # turn seeds a game can use: 200 rounds of five powers
+
+
+def new_game(ruleset_id: str, folder: Path, game: str, options: dict[str, Any]) -> Path:
+    """Create a game folder with the opening state and a fresh secret dice chain."""
+    ruleset = get_ruleset(ruleset_id)
+    known = {o.name: o for o in ruleset.options()}
+    problems = []
+    for name, value in options.items():
+        if name not in known:
+            problems.append(Problem("--option", None, name, "unknown option", ", ".join(known)))
+        elif value not in known[name].allowed:
+            problems.append(Problem("--option", None, name, f"{value!r} is not allowed",
+                                    ", ".join(map(str, known[name].allowed))))
+    if problems:
+        raise InputError(problems)
+    if folder.exists() and any(folder.iterdir()):
+        raise InputError([Problem(display_path(folder), None, "", "the folder is not empty", "a new folder")])
+    chosen = {o.name: options.get(o.name, o.default) for o in ruleset.options()}
+    secret = new_chain_secret()
+    published = turn_seed(secret, 0, CHAIN_LENGTH)
+    state = ruleset.opening_state(game, chosen)
+    state["dice"] = {"commitment": published, "turn": 1}
+    (folder / START_STATE.parent).mkdir(parents=True, exist_ok=True)
+    (folder / TURNS_DIR).mkdir(exist_ok=True)
+    (folder / GAME_FILE).write_text(dump_yaml({
+        "format": "pbem-game/1", "ruleset": ruleset_id, "game": game, "options": chosen,
+        "dice": {"chain_length": CHAIN_LENGTH, "commitment": published}}), encoding="utf-8")
+    secret_path = folder / SECRET_FILE
+    secret_path.write_text(dump_yaml({"secret": secret, "chain_length": CHAIN_LENGTH}), encoding="utf-8")
+    secret_path.chmod(0o600)
+    (folder / START_STATE).write_text(dump_yaml(state), encoding="utf-8")
+    return folder
+
+
+def seed_for_turn(folder: Path, turn: int) -> str:
+    """The seed the moderator reveals for game turn `turn` (read from the private secret file)."""
+    doc = load_document(folder / SECRET_FILE)
+    try:
+        return turn_seed(doc.data["secret"], turn, doc.data["chain_length"])
+    except ValueError as exc:
+        raise InputError([doc.problem(("chain_length",), str(exc))]) from None
+
+
+@dataclass
+class Verified:
+    """One turn that `pbem verify` re-played and found identical."""
+
+    turn_file: Path
+    turn: int
+    power: str
+    dice: int
+
+
+def _first_difference(name: str, recorded: bytes, replayed: bytes) -> str:
+    old, new = recorded.decode("utf-8", "replace").splitlines(), replayed.decode("utf-8", "replace").splitlines()
+    for number, (a, b) in enumerate(zip(old, new), start=1):
+        if a != b:
+            return f"{name} line {number} differs:\n  recorded: {a[:300]}\n  replayed: {b[:300]}"
+    return f"{name} has {len(old)} lines recorded but {len(new)} when replayed"
+
+
+def verify_game(folder: Path, render: Callable[..., dict[str, bytes]] | None,
+                progress: Callable[[Verified], None] = lambda v: None) -> list[Verified]:
+    """Re-play every turn of the game folder from its opening state; raise `InputError` at the first
+    turn whose recorded outputs, dice or seed differ from what the rules and the seeds give."""
+    game = load_document(folder / GAME_FILE)
+    ruleset = get_ruleset(game.data["ruleset"])
+    start = folder / START_STATE
+    expected = ruleset.opening_state(game.data["game"], game.data["options"])
+    expected["dice"] = {"commitment": game.data["dice"]["commitment"], "turn": 1}
+    if start.read_bytes() != dump_yaml(expected).encode("utf-8"):
+        raise InputError([Problem(display_path(start), None, "", "the opening state is not the "
+                                  f"{ruleset.name} setup with this game's options and dice commitment")])
+    if (folder / SECRET_FILE).exists() and seed_for_turn(folder, 0) != game.data["dice"]["commitment"]:
+        raise InputError([Problem(display_path(folder / SECRET_FILE), None, "secret",
+                                  "the secret does not grow the commitment published in game.yaml")])
+    turn_files = sorted((folder / TURNS_DIR).glob("*.yaml"))
+    by_state = {}
+    for path in turn_files:
+        doc = load_document(path)
+        state_path = (path.parent / str((doc.data or {}).get("state", ""))).resolve()
+        by_state.setdefault(state_path, []).append(path)
+    done: list[Verified] = []
+    current = start.resolve()
+    while current in by_state:
+        candidates = by_state.pop(current)
+        if len(candidates) > 1:
+            names = ", ".join(display_path(c) for c in candidates)
+            raise InputError([Problem(names, None, "state", "several turns start from the same state")])
+        turn_path = candidates[0]
+        inputs = load_turn(turn_path)
+        result: TurnResult = resolve_turn(inputs, render)
+        for name, data in result.files.items():
+            recorded = inputs.output / name
+            if not recorded.exists():
+                raise InputError([Problem(display_path(recorded), None, "", "missing: the turn's output "
+                                          "was not recorded")])
+            if recorded.read_bytes() != data:
+                raise InputError([Problem(display_path(recorded), None, "", "does not match the re-played "
+                                          "turn: " + _first_difference(name, recorded.read_bytes(), data))])
+        verified = Verified(turn_path, inputs.state.data["dice"]["turn"], inputs.orders.data["power"],
+                            result.events.events[-1]["dice_rolled"])
+        progress(verified)
+        done.append(verified)
+        current = (inputs.output / STATE_FILE).resolve()
+    if by_state:
+        stray = sorted(display_path(p) for paths in by_state.values() for p in paths)
+        raise InputError([Problem(s, None, "state", "this turn does not follow from the game's recorded "
+                                  "turns (its state is not the opening state or an earlier turn's output)")
+                          for s in stray])
+    return done

@@ -1,0 +1,63 @@
+"""What the core asks of a game's ruleset. Each game under `pbem/rulesets/` provides one."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from pbem.core.errors import Problem
+from pbem.core.events import EventLog
+from pbem.core.yamlio import Document
+
+
+class Dice(Protocol):
+    """A source of six-sided dice (`DiceStream` in play, `FixedDice` in tests)."""
+
+    def roll(self, count: int) -> list[int]:
+        """Roll `count` dice, each 1 to 6."""
+        ...
+
+
+@dataclass(frozen=True)
+class Option:
+    """A documented ruleset option: where players differ or the rulebook is silent."""
+
+    name: str
+    default: Any
+    allowed: tuple[Any, ...]
+    text: str
+
+
+class Ruleset(ABC):
+    """A game's rules as the core sees them. States and orders travel as plain data."""
+
+    id: str
+    name: str
+    powers: tuple[str, ...]
+
+    @abstractmethod
+    def options(self) -> tuple[Option, ...]:
+        """Every option of the ruleset with its default and meaning."""
+
+    @abstractmethod
+    def opening_state(self, game: str, options: dict[str, Any]) -> dict[str, Any]:
+        """The position before the first turn (the core adds the `dice` block)."""
+
+    @abstractmethod
+    def check_state(self, state: Document) -> list[Problem]:
+        """Problems with a state file beyond its schema (unknown spaces or units, ...)."""
+
+    @abstractmethod
+    def check_orders(self, state: dict[str, Any], orders: Document,
+                     standing: dict[str, Document]) -> list[Problem]:
+        """Every problem with the acting power's orders and the standing orders; empty when legal."""
+
+    @abstractmethod
+    def resolve(self, state: dict[str, Any], orders: Document, standing: dict[str, Document],
+                dice: Dice, log: EventLog) -> dict[str, Any]:
+        """Play the turn: returns the state after it and records every event in `log`.
+
+        Called only with orders for which `check_orders` found nothing. The returned state's
+        `round` and `next_power` are those of the following turn; the core sets `dice`.
+        """

@@ -1,0 +1,162 @@
+"""The turn runner: a turn file in, the next state, the event log and the reports out.
+
+Everything is checked before anything is resolved, and the outputs are written all at once: on
+any error nothing is left behind, and a previous state is never overwritten.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from pbem.core.dice import DiceStream, commitment
+from pbem.core.errors import InputError, Problem, display_path
+from pbem.core.events import EventLog
+from pbem.core.schemas import validate
+from pbem.core.yamlio import Document, dump_yaml, load_document
+from pbem.rulesets import get_ruleset
+
+STATE_FILE = "state.yaml"
+EVENTS_FILE = "events.jsonl"
+
+
+@dataclass
+class TurnInputs:
+    """A turn file with everything it names loaded and checked."""
+
+    turn: Document
+    base: Path
+    state: Document
+    orders: Document
+    standing: dict[str, Document]
+    seed: str
+    output: Path
+
+
+@dataclass
+class TurnResult:
+    """What a turn produced: the state after it, its events and the files to write."""
+
+    state: dict[str, Any]
+    events: EventLog
+    files: dict[str, bytes]
+
+
+def _known_ruleset(doc: Document, field: tuple, name: Any) -> list[Problem]:
+    try:
+        get_ruleset(str(name))
+    except KeyError as exc:
+        return [doc.problem(field, f"unknown ruleset {name!r}", str(exc.args[0]))]
+    return []
+
+
+def load_turn(turn_path: Path | str) -> TurnInputs:
+    """Load and check a turn file and every file it names; raises `InputError` with every problem."""
+    turn = load_document(turn_path)
+    problems = validate("turn", turn)
+    if problems:
+        raise InputError(problems)
+    problems = _known_ruleset(turn, ("ruleset",), turn.data["ruleset"])
+    if problems:
+        raise InputError(problems)
+    base = Path(turn_path).resolve().parent
+    state = load_document(base / turn.data["state"])
+    problems = validate("state", state)
+    if problems:
+        raise InputError(problems)
+    if state.data["ruleset"] != turn.data["ruleset"]:
+        raise InputError([turn.problem(("ruleset",), f"the state is a {state.data['ruleset']} game",
+                                       state.data["ruleset"])])
+    ruleset = get_ruleset(turn.data["ruleset"])
+    problems = ruleset.check_state(state)
+    seed = turn.data["seed"]
+    if commitment(seed) != state.data["dice"]["commitment"]:
+        problems.append(turn.problem(
+            ("seed",), "this seed does not hash to the state's dice commitment "
+            f"{state.data['dice']['commitment'][:16]}…; it is not the seed of game turn "
+            f"{state.data['dice']['turn']} (`pbem seed GAME_FOLDER {state.data['dice']['turn']}` prints it)"))
+    orders = load_document(base / turn.data["orders"])
+    problems += validate("orders", orders)
+    standing = {}
+    for power, path in (turn.data.get("standing_orders") or {}).items():
+        standing[power] = load_document(base / path)
+        problems += validate("standing-orders", standing[power])
+    if problems:
+        raise InputError(problems)
+    for power, doc in standing.items():
+        if doc.data["power"] != power:
+            problems.append(doc.problem(("power",), f"this file is for {doc.data['power']!r} but the turn "
+                                        f"file lists it for {power!r}", power))
+    problems += ruleset.check_orders(state.data, orders, standing)
+    if problems:
+        raise InputError(problems)
+    return TurnInputs(turn, base, state, orders, standing, seed, base / turn.data["output"])
+
+
+def orders_digest(inputs: TurnInputs) -> str:
+    """sha256 of the orders' content, so that the dice depend on the orders as submitted."""
+    content = {"orders": inputs.orders.data,
+               "standing_orders": {p: d.data for p, d in sorted(inputs.standing.items())}}
+    return hashlib.sha256(json.dumps(content, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+
+
+Renderer = Callable[[dict[str, Any], dict[str, Any], EventLog, TurnInputs], dict[str, bytes]]
+
+
+def resolve_turn(inputs: TurnInputs, render: Renderer | None = None) -> TurnResult:
+    """Resolve the turn in memory; `render` adds the report files from the states and the events."""
+    before = inputs.state.data
+    ruleset = get_ruleset(before["ruleset"])
+    turn_number = before["dice"]["turn"]
+    power = inputs.orders.data["power"]
+    digest = orders_digest(inputs)
+    dice = DiceStream(inputs.seed, f"pbem-dice/1|{before['game']}|{turn_number}|{power}|{digest}")
+    log = EventLog()
+    log.add("turn_start", round=before["round"], power=power, turn=turn_number,
+            seed=inputs.seed, seed_commitment=before["dice"]["commitment"], orders_digest=digest)
+    after = ruleset.resolve(before, inputs.orders, inputs.standing, dice, log)
+    after["dice"] = {"commitment": inputs.seed, "turn": turn_number + 1}
+    log.add("turn_end", round=before["round"], power=power, next_power=after["next_power"],
+            dice_rolled=dice.rolled, next_seed_commitment=inputs.seed)
+    files = {STATE_FILE: dump_yaml(after).encode("utf-8"), EVENTS_FILE: log.to_jsonl().encode("utf-8")}
+    if render is not None:
+        files.update(render(before, after, log, inputs))
+    return TurnResult(after, log, files)
+
+
+def write_outputs(inputs: TurnInputs, files: dict[str, bytes], force: bool = False) -> Path:
+    """Write every output file at once into the turn's output folder.
+
+    Refuses to overwrite existing outputs unless `force`, and never writes where the input state
+    lives. Files are first written to a temporary folder beside the output, then moved in.
+    """
+    out = inputs.output
+    state_dir = Path(inputs.turn.data["state"])
+    if (inputs.base / state_dir).resolve().parent == out.resolve():
+        raise InputError([inputs.turn.problem(("output",), "the output folder holds the input state, which "
+                                              "must never be overwritten", "a new folder")])
+    existing = [name for name in files if (out / name).exists()]
+    if existing and not force:
+        raise InputError([inputs.turn.problem(
+            ("output",), f"{display_path(out)} already holds {', '.join(sorted(existing))}",
+            "a new folder, or --force to replace them")])
+    out.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    try:
+        for name, data in files.items():
+            (staging / name).write_bytes(data)
+        if not out.exists():
+            staging.rename(out)
+            return out
+        for name in files:
+            os.replace(staging / name, out / name)
+    finally:
+        if staging.exists():
+            shutil.rmtree(staging)
+    return out
