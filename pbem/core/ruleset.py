@@ -61,3 +61,11 @@ class Ruleset(ABC):
         Called only with orders for which `check_orders` found nothing. The returned state's
         `round` and `next_power` are those of the following turn; the core sets `dice`.
         """
+
+    def summary(self, state: dict[str, Any]) -> dict[str, Any] | None:
+        """Facts for the report's position table, or None when the ruleset has none.
+
+        Shape: ``{"powers": [{"power", "production", "cities"}], "sides": [{"name", "count"}],
+        "needed": n}``.
+        """
+        return None

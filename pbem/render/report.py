@@ -1,0 +1,187 @@
+"""The turn report, built from the event log and the states before and after the turn.
+
+`report_model` gathers what happened into plain data; the templates in `templates/` only lay it
+out, so the Markdown, HTML and BBCode reports always tell the same story.
+"""
+
+from __future__ import annotations
+
+from importlib.resources import files
+from typing import Any
+
+import jinja2
+
+from pbem.core.events import EventLog
+from pbem.render.words import forces_text, power_name, unit_name, units_text
+from pbem.rulesets import get_ruleset
+
+STEP_NAMES = {"aa": "AA fire", "bombardment": "Shore bombardment", "submarines": "Submarines",
+              "attack": "Attacker fires", "defence": "Defender fires"}
+
+
+def _move_line(e: dict[str, Any]) -> str:
+    via = e["path"][:-1]
+    text = f"{power_name(e['power'])}: {units_text(e['units'])} {e['from']} → {e['to']}"
+    if via:
+        text += f" (via {', '.join(via)})"
+    if e.get("cargo"):
+        text += f", carrying {forces_text(e['cargo'])}"
+    if e.get("note"):
+        text += f" — {e['note']}"
+    return text
+
+
+def _battle(events: list[dict[str, Any]]) -> dict[str, Any]:
+    start = events[0]
+    rounds: dict[int, dict[str, Any]] = {}
+    end = None
+    for e in events[1:]:
+        if e["type"] == "battle_end":
+            end = e
+            continue
+        number = e.get("round") or 1
+        current = rounds.setdefault(number, {"number": number, "rolls": [], "events": []})
+        if e["type"] == "roll":
+            current["rolls"].append({
+                "step": STEP_NAMES.get(e["step"], e["step"]), "side": e["side"],
+                "power": power_name(e["power"]), "unit": unit_name(e["unit"], len(e["dice"])),
+                "count": len(e["dice"]), "value": e["value"],
+                "dice": " ".join(str(d) for d in e["dice"]), "hits": e["hits"]})
+        elif e["type"] == "aa_fire":
+            current["rolls"].append({
+                "step": "AA fire", "side": "defender", "power": power_name(e["power"]),
+                "unit": "AA gun", "count": len(e["dice"]), "value": 1,
+                "dice": " ".join(str(d) for d in e["dice"]), "hits": e["hits"]})
+            if e.get("casualties"):
+                current["events"].append(f"AA fire shoots down {units_text(e['casualties'])}")
+        elif e["type"] == "casualties":
+            text = f"{power_name(e['power'])} loses {units_text(e['units'])}"
+            if e.get("damaged"):
+                text += f"; damaged: {units_text(e['damaged'])}"
+            if e.get("chosen_by"):
+                text += f" (chosen by {power_name(e['chosen_by'])}"
+                text += f": {e['rule']})" if e.get("rule") else ")"
+            current["events"].append(text)
+        elif e["type"] == "submerge":
+            current["events"].append(f"{power_name(e['power'])} submerges {units_text(e['units'])}")
+        elif e["type"] == "retreat":
+            current["events"].append(f"{power_name(e['power'])} retreats {units_text(e['units'])} to {e['to']}")
+        elif e["type"] in ("lost", "capture", "default", "ruling"):
+            current["events"].append(_other_line(e))
+    result = "unresolved"
+    if end:
+        result = {"attacker": f"{power_name(start['attacker'])} wins",
+                  "defender": "the defender holds", "none": "both sides are wiped out"}[end["winner"]]
+        if end.get("captured"):
+            result += f" and takes {start['space']}"
+        result += f" after {end['rounds']} round{'s' if end['rounds'] != 1 else ''}"
+    return {
+        "id": start["battle"], "space": start["space"], "kind": start["kind"].replace("_", " "),
+        "attacker": power_name(start["attacker"]), "attackers": forces_text(start["attackers"]),
+        "defenders": forces_text(start["defenders"]), "rounds": [rounds[k] for k in sorted(rounds)],
+        "result": result,
+        "attackers_left": forces_text(end["attackers_left"]) if end else "",
+        "defenders_left": forces_text(end["defenders_left"]) if end else "",
+    }
+
+
+def _other_line(e: dict[str, Any]) -> str:
+    kind = e["type"]
+    if kind == "lost":
+        return f"{power_name(e['power'])} loses {units_text(e['units'])} in {e['space']}: {e['reason']}"
+    if kind == "capture":
+        verb = "liberates" if e.get("liberated") else "takes"
+        text = f"{power_name(e['by'])} {verb} {e['space']} ({e['ipc']} IPC) from {power_name(e['from'])}"
+        if e.get("liberated") and e["to"] != e["by"]:
+            text += f"; it returns to {power_name(e['to'])}"
+        return text
+    if kind == "default":
+        return f"{power_name(e['power'])}: {e['what']}: {e['applied']} ({e['why']})"
+    if kind == "ruling":
+        return f"{e['rule']}: {e['text']}"
+    return str(e)
+
+
+def report_model(before: dict[str, Any], after: dict[str, Any], log: EventLog,
+                 note: str | None = None) -> dict[str, Any]:
+    """Everything the report shows, as plain data (no markup)."""
+    events = log.events
+    start, end = events[0], events[-1]
+    ruleset = get_ruleset(before["ruleset"])
+    by_battle: dict[str, list[dict[str, Any]]] = {}
+    for e in events:
+        if e.get("battle") and e["type"] != "aa_fire" or (e["type"] == "aa_fire" and e.get("battle")):
+            by_battle.setdefault(e["battle"], []).append(e)
+    battles = [_battle(evs) for evs in by_battle.values() if evs[0]["type"] == "battle_start"]
+    income = {e["power"]: e for e in log.of_type("income")}
+    treasury = [{"power": power_name(p), "before": before["treasury"].get(p, 0),
+                 "income": income[p]["amount"] if p in income else "",
+                 "after": after["treasury"].get(p, 0)} for p in ruleset.powers]
+    return {
+        "game": before["game"], "ruleset": ruleset.name, "round": start["round"],
+        "power": power_name(start["power"]), "turn": start["turn"], "note": note,
+        "research": [f"{power_name(e['power'])} buys {len(e['dice'])} research "
+                     f"{'die' if len(e['dice']) == 1 else 'dice'} ({e['cost']} IPC) for "
+                     f"{e['development'].replace('_', ' ')}, needing a {e['target']}: rolled "
+                     f"{' '.join(map(str, e['dice']))} — "
+                     f"{'breakthrough!' if e['success'] else 'no breakthrough'}"
+                     for e in log.of_type("research")],
+        "purchases": [f"{power_name(e['power'])} buys {units_text(e['units'])} for {e['cost']} IPC "
+                      f"({e['treasury_after']} IPC left)" for e in log.of_type("purchase")],
+        "combat_moves": [_move_line(e) for e in log.of_type("move") if e["phase"] == "combat"],
+        "flak": [f"AA gun in {e['space']} ({power_name(e['power'])}) fires at {units_text(e['targets'])}: "
+                 f"{' '.join(map(str, e['dice']))} — {e['hits']} hit{'s' if e['hits'] != 1 else ''}"
+                 for e in log.of_type("aa_fire") if not e.get("battle")],
+        "bombings": [f"{power_name(e['power'])} bombs the industrial complex in {e['space']} with "
+                     f"{e['bombers']} bomber{'s' if e['bombers'] != 1 else ''}: rolled "
+                     f"{' '.join(map(str, e['dice']))}, damage {e['damage']} (at most {e['cap_per_bomber']} "
+                     f"per bomber); {power_name(e['victim'])} pays {e['paid']} IPC"
+                     for e in log.of_type("bombing")],
+        "rockets": [f"{power_name(e['power'])} fires a rocket from {e['from']} at {e['target']}: rolled "
+                    f"{e['die']}, damage {e['damage']}; {power_name(e['victim'])} pays {e['paid']} IPC"
+                    for e in log.of_type("rocket")],
+        "battles": battles,
+        "captures": [_other_line(e) for e in log.of_type("capture")],
+        "plunder": [f"{power_name(e['power'])} takes {e['ipc']} IPC from {power_name(e['from'])}'s treasury"
+                    for e in log.of_type("plunder")],
+        "noncombat_moves": [_move_line(e) for e in log.of_type("move") if e["phase"] == "noncombat"],
+        "skipped": [f"{power_name(e['power'])}: {units_text(e['units'])} {e['from']} → {e['to']} not "
+                    f"moved: {e['reason']}" for e in log.of_type("move_skipped")],
+        "lost": [_other_line(e) for e in log.of_type("lost") if not e.get("battle")],
+        "placements": [f"{power_name(e['power'])} places {units_text(e['units'])} in {e['space']}"
+                       for e in log.of_type("place")],
+        "treasury": treasury,
+        "income_notes": [f"{power_name(e['power'])}: {e['reason']}" for e in log.of_type("income")
+                         if e.get("reason")],
+        "victory": log.of_type("victory_check"),
+        "summary": ruleset.summary(after),
+        "defaults": [_other_line(e) for e in log.of_type("default")],
+        "rulings": sorted({_other_line(e) for e in log.of_type("ruling")}),
+        "seed": start["seed"], "commitment": start["seed_commitment"],
+        "next_commitment": end["next_seed_commitment"], "next_turn": start["turn"] + 1,
+        "dice_rolled": end["dice_rolled"], "next_power": power_name(end["next_power"]),
+        "winner": after.get("winner"),
+    }
+
+
+def _environment(autoescape: bool) -> jinja2.Environment:
+    def load(name: str) -> str:
+        return (files("pbem.templates") / name).read_text(encoding="utf-8")
+    env = jinja2.Environment(loader=jinja2.FunctionLoader(load), autoescape=autoescape,
+                             keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
+                             undefined=jinja2.StrictUndefined)
+    # Markdown passes raw HTML through, so player text must not be able to inject any.
+    env.filters["md"] = lambda text: str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return env
+
+
+def render_markdown(model: dict[str, Any]) -> str:
+    """The report for Markdown forums."""
+    return _environment(False).get_template("report.md.j2").render(r=model)
+
+
+def render_reports(before: dict[str, Any], after: dict[str, Any], log: EventLog,
+                   inputs: Any) -> dict[str, bytes]:
+    """Every report file of a turn, as `pbem adjudicate` writes them."""
+    model = report_model(before, after, log, inputs.orders.data.get("note"))
+    return {"report.md": render_markdown(model).encode("utf-8")}
