@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import Optional
@@ -130,6 +131,36 @@ def verify(folder: Path = typer.Argument(..., help="The game folder.")) -> None:
         _fail(exc)
     typer.echo(f"verified {len(done)} turn{'s' if len(done) != 1 else ''}: every state, report and die "
                "matches the seeds", err=True)
+
+
+@app.command()
+def render(state: Path = typer.Argument(..., help="A state file."),
+           out: Path = typer.Option(Path("map.png"), "--out", help="The PNG file to write."),
+           theatre: Optional[str] = typer.Option(None, help="Crop to a theatre: europe or pacific."),
+           events: Optional[Path] = typer.Option(None, help="An events.jsonl whose moves and battles to draw."),
+           ) -> None:
+    """Draw the map of any state as a PNG image (about 2000 pixels wide)."""
+    from pbem.render.report import render_map_png
+    try:
+        doc = load_document(state)
+        problems = validate("state", doc)
+        if problems:
+            raise InputError(problems)
+        log = None
+        if events is not None:
+            log = [json.loads(line) for line in events.read_text(encoding="utf-8").splitlines() if line]
+        title = f"{doc.data['game']} — round {doc.data['round']}, {doc.data['next_power']} to play"
+        png = render_map_png(doc.data, log, title, theatre)
+    except InputError as exc:
+        _fail(exc)
+    except ValueError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(code=1)
+    if png is None:
+        typer.echo("error: this ruleset has no map", err=True)
+        raise typer.Exit(code=1)
+    out.write_bytes(png)
+    typer.echo(f"wrote {display_path(out)}", err=True)
 
 
 @app.command()

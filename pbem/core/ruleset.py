@@ -69,3 +69,7 @@ class Ruleset(ABC):
         "needed": n}``.
         """
         return None
+
+    def map_data(self) -> tuple[dict[str, Any], dict[str, Any]] | None:
+        """The board facts and drawing geometry the map image needs, or None for a game without one."""
+        return None

@@ -6,6 +6,8 @@ out, so the Markdown, HTML and BBCode reports always tell the same story.
 
 from __future__ import annotations
 
+import base64
+import io
 from importlib.resources import files
 from typing import Any
 
@@ -15,6 +17,7 @@ from pbem.core.events import EventLog
 from pbem.render.words import forces_text, power_name, unit_name, units_text
 from pbem.rulesets import get_ruleset
 
+POST_LIMIT = 60_000  # characters: phpBB's default, and near what most forums accept in one post
 STEP_NAMES = {"aa": "AA fire", "bombardment": "Shore bombardment", "submarines": "Submarines",
               "attack": "Attacker fires", "defence": "Defender fires"}
 
@@ -175,13 +178,59 @@ def _environment(autoescape: bool) -> jinja2.Environment:
     return env
 
 
+def _bbcode_text(text: Any) -> str:
+    # BBCode has no escape; a zero-width space after "[" keeps player text from forming tags.
+    return str(text).replace("[", "[\u200b")
+
+
+def _within_post_limit(text: str, kind: str) -> str:
+    if len(text) <= POST_LIMIT:
+        return text
+    warning = (f"(This {kind} report is {len(text):,} characters long, over the {POST_LIMIT:,} characters "
+               "most forums accept in one post: post it in parts, splitting before a battle.)\n\n")
+    return warning + text
+
+
 def render_markdown(model: dict[str, Any]) -> str:
     """The report for Markdown forums."""
-    return _environment(False).get_template("report.md.j2").render(r=model)
+    return _within_post_limit(_environment(False).get_template("report.md.j2").render(r=model), "Markdown")
+
+
+def render_bbcode(model: dict[str, Any]) -> str:
+    """The report for BBCode forums."""
+    env = _environment(False)
+    env.filters["bb"] = _bbcode_text
+    return _within_post_limit(env.get_template("report.bbcode.j2").render(r=model), "BBCode")
+
+
+def render_html(model: dict[str, Any], map_png: bytes | None) -> str:
+    """The self-contained HTML report (map embedded, no external fetches, all text escaped)."""
+    embedded = base64.b64encode(map_png).decode("ascii") if map_png else None
+    return _environment(True).get_template("report.html.j2").render(r=model, map_png=embedded)
+
+
+def render_map_png(state: dict[str, Any], events: list[dict[str, Any]] | None, title: str,
+                   theatre: str | None = None) -> bytes | None:
+    """The map image of a position as PNG bytes, or None when the ruleset has no board drawing."""
+    drawing = get_ruleset(state["ruleset"]).map_data()
+    if drawing is None:
+        return None
+    from pbem.render.mapimage import render_map  # matplotlib is slow to import; only when drawing
+    board, graphics = drawing
+    buffer = io.BytesIO()
+    render_map(state, board, graphics, events, buffer, theatre=theatre, title=title)
+    return buffer.getvalue()
 
 
 def render_reports(before: dict[str, Any], after: dict[str, Any], log: EventLog,
                    inputs: Any) -> dict[str, bytes]:
     """Every report file of a turn, as `pbem adjudicate` writes them."""
     model = report_model(before, after, log, inputs.orders.data.get("note"))
-    return {"report.md": render_markdown(model).encode("utf-8")}
+    title = f"{model['game']} — round {model['round']}, after {model['power']}'s turn"
+    map_png = render_map_png(after, log.events, title)
+    files = {"report.md": render_markdown(model).encode("utf-8"),
+             "report.bbcode": render_bbcode(model).encode("utf-8"),
+             "report.html": render_html(model, map_png).encode("utf-8")}
+    if map_png is not None:
+        files["map.png"] = map_png
+    return files
