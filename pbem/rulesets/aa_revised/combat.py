@@ -1,0 +1,936 @@
+"""Combat in Axis & Allies Revised: battles, strategic bombing raids and rocket strikes.
+
+This module is the one implementation of the combat rules (rules digest §5, rulings in
+docs/combat-api.md). It is made of plain functions over small dataclasses, with no I/O and no
+randomness of its own: the dice come from the caller as ``roll(n) -> list[int]``.
+
+The rules are cut so that the turn engine (real dice, :func:`resolve_battle`) and the exact odds
+calculator (``odds.py``, hit-count distributions instead of dice) run the same code:
+
+* who fires in a step, with which value, at which class of target: :func:`aa_volley`,
+  :func:`bombardment_volleys`, :func:`submarine_volleys`, :func:`attack_volleys`,
+  :func:`defence_volleys` (each gives :class:`Volley` objects);
+* which units a number of hits destroys: :func:`take_casualties` under a :class:`CasualtyPolicy`
+  (see :func:`casualty_policies` for allied defenders);
+* what happens at step 7 (submerging, retreat, end of the battle): :func:`press_or_retreat`.
+
+:func:`fight_round` strings these together for one round with dice; :func:`resolve_battle` fights
+rounds until the battle is over.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+Roll = Callable[[int], list[int]]
+"""The caller's dice: ``roll(n)`` returns n dice, each 1-6, from its verifiable dice stream."""
+
+Side = Literal["attacker", "defender"]
+Target = Literal["any", "air", "sea", "land"]
+SubmergePolicy = Literal["never", "always", "when_alone"]
+SharedCasualties = Literal["own_first", "allies_first", "cheapest_first"]
+
+TURN_ORDER: tuple[str, ...] = ("ussr", "germany", "uk", "japan", "usa")
+SIDE_OF: Mapping[str, str] = {
+    "ussr": "allies", "germany": "axis", "uk": "allies", "japan": "axis", "usa": "allies",
+}
+MAX_ROUNDS = 1000
+"""Safety net only: with the unit table some side can always hit, so a battle ends long before."""
+
+
+@dataclass(frozen=True)
+class UnitProfile:
+    """The combat numbers of one unit type (digest §3.1)."""
+
+    cost: int
+    attack: int
+    defence: int
+    kind: Literal["land", "air", "sea", "static"]
+    """``static`` units (AA gun, industrial complex) never stand on the battle board."""
+
+
+UNITS: Mapping[str, UnitProfile] = {  # in unit-table order, which is also the rolling order
+    "infantry": UnitProfile(3, 1, 2, "land"),
+    "artillery": UnitProfile(4, 2, 2, "land"),
+    "tank": UnitProfile(5, 3, 3, "land"),
+    "aa_gun": UnitProfile(5, 0, 1, "static"),
+    "industrial_complex": UnitProfile(15, 0, 0, "static"),
+    "fighter": UnitProfile(10, 3, 4, "air"),
+    "bomber": UnitProfile(15, 4, 1, "air"),
+    "battleship": UnitProfile(24, 4, 4, "sea"),
+    "destroyer": UnitProfile(12, 3, 3, "sea"),
+    "carrier": UnitProfile(16, 1, 3, "sea"),
+    "transport": UnitProfile(8, 0, 1, "sea"),
+    "submarine": UnitProfile(8, 2, 2, "sea"),
+}
+TABLE_INDEX: Mapping[str, int] = {unit: i for i, unit in enumerate(UNITS)}
+CARGO: Mapping[str, frozenset[str]] = {
+    "transport": frozenset({"infantry", "artillery", "tank", "aa_gun"}),
+    "carrier": frozenset({"fighter"}),
+}
+"""What each carrying unit may have aboard (capacity is the movement rules' business)."""
+
+DEFAULT_CASUALTY_ORDER: tuple[str, ...] = (
+    "infantry", "artillery", "tank", "transport", "submarine",
+    "fighter", "destroyer", "bomber", "carrier", "battleship",
+)
+"""Cheapest first by cost; at equal cost the weaker unit (transport before submarine)."""
+
+
+# --- pieces and battles ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One unit on the battle board.
+
+    ``cargo`` holds what a transport or carrier carries (land units; cargo fighters): cargo never
+    fights, cannot be chosen as a casualty and dies with its carrier.
+    """
+
+    id: int
+    type: str
+    owner: str
+    damaged: bool = False
+    cargo: tuple[Piece, ...] = ()
+
+    @property
+    def kind(self) -> str:
+        """``land``, ``air`` or ``sea`` (``static`` for an AA gun carried as cargo)."""
+        return UNITS[self.type].kind
+
+
+@dataclass(frozen=True)
+class Battle:
+    """One battle: who stands where before step 1.
+
+    ``aa_gun`` is the owner of the one defending AA gun that fires (land battles), or None.
+    ``bombarding`` are the attacker's ships that bombard in round 1 of an amphibious land battle
+    (battleships, and destroyers with combined_bombardment); they are not on the battle board.
+    ``amphibious`` marks both parts of an amphibious assault; in the land part attacking land
+    units cannot retreat. ``bombardment_targets`` is the ruleset option ``land_units`` (literal
+    reading: bombardment hits only land units) or ``any``.
+    """
+
+    id: str
+    space: str
+    kind: Literal["land", "sea"]
+    attacker: str
+    attackers: tuple[Piece, ...]
+    defenders: tuple[Piece, ...]
+    aa_gun: str | None = None
+    bombarding: tuple[Piece, ...] = ()
+    amphibious: bool = False
+    developments: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    bombardment_targets: Literal["land_units", "any"] = "land_units"
+
+    def __post_init__(self) -> None:
+        # Accept any sequences from callers but keep the battle immutable.
+        for name in ("attackers", "defenders", "bombarding"):
+            object.__setattr__(self, name, tuple(getattr(self, name)))
+
+    def has(self, power: str, development: str) -> bool:
+        """Whether ``power`` has ``development``."""
+        return development in self.developments.get(power, frozenset())
+
+    @property
+    def event_kind(self) -> str:
+        """The ``kind`` of the battle_start event: land, sea, amphibious_land or amphibious_sea."""
+        return f"amphibious_{self.kind}" if self.amphibious else self.kind
+
+
+# --- decisions --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CasualtyOrder:
+    """A power's casualty priority: unit types, the first lost first.
+
+    Types not listed are lost after the listed ones, in the default order.
+    ``damage_battleships_first``: an undamaged battleship takes a hit before anything dies.
+    ``keep_land_unit``: an attacker in a land battle loses aircraft before its last unit that can
+    take the territory. ``label`` names the order in casualties events.
+    """
+
+    types: tuple[str, ...] = DEFAULT_CASUALTY_ORDER
+    damage_battleships_first: bool = True
+    keep_land_unit: bool = True
+    label: str = "default order (cheapest first)"
+
+    def __post_init__(self) -> None:
+        unknown = [t for t in self.types if t not in UNITS]
+        if unknown:
+            raise ValueError(f"casualty order names unknown unit types: {', '.join(unknown)}")
+        object.__setattr__(self, "types", tuple(self.types))
+
+    def rank(self, unit: str) -> int:
+        """Position of ``unit`` in this order (listed types first, then the default order)."""
+        if unit in self.types:
+            return self.types.index(unit)
+        return len(self.types) + DEFAULT_CASUALTY_ORDER.index(unit)
+
+
+DEFAULT_ORDER = CasualtyOrder()
+
+
+@dataclass(frozen=True)
+class PowerOrders:
+    """One power's standing decisions for a battle."""
+
+    casualties: CasualtyOrder = DEFAULT_ORDER
+    submerge: SubmergePolicy = "never"
+    """``always``: at every step 7 where it may; ``when_alone``: when submarines are the only units
+    of its side left that can fire."""
+    shared_casualties: SharedCasualties = "cheapest_first"
+    """Defenders only: how this power wants hits shared with allied defenders."""
+
+
+@dataclass(frozen=True)
+class RetreatRule:
+    """When the attacker retreats at step 7 (any condition met; default never).
+
+    ``after_round``: at the step 7 of that round or later; ``below_units``: when fewer attacking
+    units than this are left on the board; ``when_weaker``: when the attackers' firepower (sum of
+    the values of all their dice) is below the defenders'. ``to`` is only passed on to the event.
+    """
+
+    after_round: int | None = None
+    below_units: int | None = None
+    when_weaker: bool = False
+    to: str | None = None
+
+
+@dataclass(frozen=True)
+class BattleOrders:
+    """All decisions needed to fight a battle without asking anyone.
+
+    ``defenders`` maps a defending power to its orders (missing powers use the defaults).
+    ``enemy_casualties`` is the order the attacker picks allied defenders' casualties in when they
+    do not agree (default: the default order, so that the attacker gains nothing by default).
+    """
+
+    attacker: PowerOrders = PowerOrders()
+    defenders: Mapping[str, PowerOrders] = field(default_factory=dict)
+    retreat: RetreatRule = RetreatRule()
+    enemy_casualties: CasualtyOrder = CasualtyOrder(label="attacker's pick, default order")
+
+    def for_defender(self, power: str) -> PowerOrders:
+        """The orders of a defending power (defaults when it gave none)."""
+        return self.defenders.get(power, PowerOrders())
+
+
+# --- who fires --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Volley:
+    """Dice rolled together: one unit type of one power in one step.
+
+    Each die hits on ``value`` or less; hits may only be assigned to ``target`` units.
+    """
+
+    step: Literal["aa", "bombardment", "submarines", "attack", "defence"]
+    side: Side
+    power: str
+    unit: str
+    value: int
+    dice: int
+    target: Target
+
+
+def attack_value(battle: Battle, unit: str, power: str) -> int:
+    """Attack value of a unit (super submarines attack at 3)."""
+    if unit == "submarine" and battle.has(power, "super_submarines"):
+        return 3
+    return UNITS[unit].attack
+
+
+def defence_value(battle: Battle, unit: str, power: str) -> int:
+    """Defence value of a unit (jet fighters defend at 5)."""
+    if unit == "fighter" and battle.has(power, "jet_fighters"):
+        return 5
+    return UNITS[unit].defence
+
+
+def is_target(piece: Piece, target: Target) -> bool:
+    """Whether a hit of class ``target`` may be assigned to ``piece``."""
+    return target == "any" or piece.kind == target
+
+
+def _by_power(pieces: Iterable[Piece]) -> dict[str, Counter[str]]:
+    counts: dict[str, Counter[str]] = {}
+    for piece in pieces:
+        counts.setdefault(piece.owner, Counter())[piece.type] += 1
+    return {power: counts[power] for power in TURN_ORDER if power in counts}
+
+
+def aa_volley(battle: Battle, attackers: Sequence[Piece]) -> Volley | None:
+    """AA opening fire (round 1 of a land battle): one die per attacking aircraft, hits on 1."""
+    aircraft = sum(1 for p in attackers if p.kind == "air")
+    if battle.kind != "land" or battle.aa_gun is None or not aircraft:
+        return None
+    return Volley("aa", "defender", battle.aa_gun, "aa_gun", 1, aircraft, "air")
+
+
+def bombardment_volleys(battle: Battle) -> list[Volley]:
+    """Shore bombardment (round 1 of an amphibious land battle): one die per ship at its attack."""
+    target: Target = "land" if battle.bombardment_targets == "land_units" else "any"
+    counts = Counter(p.type for p in battle.bombarding)
+    return [
+        Volley("bombardment", "attacker", battle.attacker, unit, attack_value(battle, unit, battle.attacker),
+               counts[unit], target)
+        for unit in UNITS if counts[unit]
+    ]
+
+
+def submarine_volleys(battle: Battle, pieces: Sequence[Piece], side: Side) -> list[Volley]:
+    """Submarine opening fire (every round), per power in turn order, at sea units only."""
+    volleys = []
+    for power, counts in _by_power(p for p in pieces if p.type == "submarine").items():
+        value = (attack_value if side == "attacker" else defence_value)(battle, "submarine", power)
+        volleys.append(Volley("submarines", side, power, "submarine", value, counts["submarine"], "sea"))
+    return volleys
+
+
+def attack_volleys(battle: Battle, attackers: Sequence[Piece]) -> list[Volley]:
+    """Step 4: every attacking unit but submarines and transports, by type in unit-table order.
+
+    Infantry paired 1:1 with artillery attacks at 2 (pairing counted from the units firing now);
+    unpaired infantry rolls first at 1. Heavy bombers roll two dice each.
+    """
+    power = battle.attacker
+    counts = Counter(p.type for p in attackers if p.type != "submarine")
+    volleys = []
+    for unit in UNITS:
+        n, value = counts[unit], attack_value(battle, unit, power)
+        if not n or not value:
+            continue
+        if unit == "infantry":
+            paired = min(n, counts["artillery"])
+            volleys += [Volley("attack", "attacker", power, unit, v, k, "any")
+                        for v, k in ((value, n - paired), (value + 1, paired)) if k]
+            continue
+        dice = 2 * n if unit == "bomber" and battle.has(power, "heavy_bombers") else n
+        volleys.append(Volley("attack", "attacker", power, unit, value, dice, "any"))
+    return volleys
+
+
+def defence_volleys(battle: Battle, defenders: Sequence[Piece]) -> list[Volley]:
+    """Step 5: every defending unit but submarines, per power in turn order, by unit type."""
+    volleys = []
+    for power, counts in _by_power(p for p in defenders if p.type != "submarine").items():
+        for unit in UNITS:
+            if counts[unit]:
+                value = defence_value(battle, unit, power)
+                volleys.append(Volley("defence", "defender", power, unit, value, counts[unit], "any"))
+    return volleys
+
+
+def firepower(volleys: Iterable[Volley]) -> int:
+    """Sum of the values of all dice: the measure ``RetreatRule.when_weaker`` compares."""
+    return sum(v.value * v.dice for v in volleys)
+
+
+# --- who dies ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CasualtyPolicy:
+    """How one side's casualties are picked in a battle (built by :func:`casualty_policies`).
+
+    ``merge`` says how units of several powers are ranked: ``priority`` (all of ``priority[0]``'s
+    units, then the next power's), ``cost`` (cheapest unit first whoever owns it, ties by each
+    power's own order then turn order) or ``order`` (the attacker's ``enemy_casualties`` order,
+    ties by turn order). ``orders`` gives the casualty order applied to each power's units.
+    """
+
+    orders: Mapping[str, CasualtyOrder]
+    merge: Literal["priority", "cost", "order"]
+    priority: tuple[str, ...]
+    keep_land_unit: bool
+    chosen_by: Mapping[str, str]
+    rule: str
+
+    def order_of(self, power: str) -> CasualtyOrder:
+        """The order applied to ``power``'s units (cargo owners not in the battle: the default)."""
+        return self.orders.get(power) or DEFAULT_ORDER
+
+
+@dataclass(frozen=True)
+class Casualties:
+    """The result of assigning hits: units destroyed and battleships that took a first hit."""
+
+    killed: tuple[Piece, ...] = ()
+    damaged: tuple[Piece, ...] = ()
+
+
+def casualty_policies(battle: Battle, orders: BattleOrders) -> dict[Side, CasualtyPolicy]:
+    """The casualty policy of each side of ``battle``.
+
+    The attacker loses units by its own order (``keep_land_unit`` only counts in land battles).
+    One defending power loses units by its own order. Allied defenders agree when all want
+    ``cheapest_first`` (hits go to the cheapest unit whoever owns it) or when, of two powers, one
+    says ``own_first`` and the other ``allies_first`` (the ``own_first`` power loses all its units
+    first). Otherwise the attacker picks, by ``orders.enemy_casualties`` (digest §11 case 37).
+    """
+    attacker_order = orders.attacker.casualties
+    policies: dict[Side, CasualtyPolicy] = {
+        "attacker": CasualtyPolicy(
+            {battle.attacker: attacker_order}, "priority", (battle.attacker,),
+            attacker_order.keep_land_unit and battle.kind == "land",
+            {battle.attacker: battle.attacker}, attacker_order.label)
+    }
+    powers = tuple(_by_power(battle.defenders))
+    own = {p: orders.for_defender(p).casualties for p in powers}
+    wishes = {p: orders.for_defender(p).shared_casualties for p in powers}
+    self_chosen = {p: p for p in powers}
+    if not powers:  # only an AA gun (or nothing) defends: no casualties to choose
+        policy = CasualtyPolicy({}, "priority", (), False, {}, "no defending units")
+    elif len(powers) == 1:
+        policy = CasualtyPolicy(own, "priority", powers, False, self_chosen, own[powers[0]].label)
+    elif all(w == "cheapest_first" for w in wishes.values()):
+        policy = CasualtyPolicy(own, "cost", powers, False, self_chosen,
+                                "allied defenders agree: cheapest unit first, whoever owns it")
+    elif len(powers) == 2 and sorted(wishes.values()) == ["allies_first", "own_first"]:
+        first = next(p for p in powers if wishes[p] == "own_first")
+        priority = (first,) + tuple(p for p in powers if p != first)
+        policy = CasualtyPolicy(own, "priority", priority, False, self_chosen,
+                                f"allied defenders agree: {first} loses its own units first")
+    else:
+        said = ", ".join(f"{p}: {w}" for p, w in wishes.items())
+        pick = orders.enemy_casualties
+        policy = CasualtyPolicy({p: pick for p in powers}, "order", powers, False,
+                                {p: battle.attacker for p in powers},
+                                f"allied defenders disagree ({said}); the attacker picks by {pick.label}")
+    policies["defender"] = policy
+    return policies
+
+
+def _cargo_cost(piece: Piece) -> int:
+    return sum(UNITS[c.type].cost for c in piece.cargo)
+
+
+def _slot_key(piece: Piece, damaging: bool, policy: CasualtyPolicy) -> tuple:
+    order = policy.order_of(piece.owner)
+    phase = 0 if damaging and order.damage_battleships_first else 1
+    rank = order.rank(piece.type)
+    turn = TURN_ORDER.index(piece.owner)
+    if policy.merge == "priority":
+        head: tuple = (policy.priority.index(piece.owner), phase, rank)
+    elif policy.merge == "cost":
+        head = (phase, UNITS[piece.type].cost, rank, turn)
+    else:
+        head = (phase, rank, turn)
+    # Among battleships: first hits on sound ones, then sink damaged ones, then the others.
+    battleship = 0 if damaging else (1 if piece.damaged else 2)
+    # Among equal units the one carrying less is lost first; the id only separates twins.
+    cargo = tuple(sorted((c.type, c.owner) for c in piece.cargo))
+    return head + (battleship, _cargo_cost(piece), cargo, piece.id)
+
+
+def casualty_ranking(pieces: Sequence[Piece], policy: CasualtyPolicy) -> list[tuple[Piece, bool]]:
+    """Every hit a side can absorb, in the order it absorbs them.
+
+    Each entry is ``(piece, damaging)``: a sound battleship has two entries (the first hit only
+    damages it), every other unit one. Hits of a volley take the first legal entries, so a
+    battleship may take both hits in one volley. The ranking of what is left after some hits is
+    the same list without them, which makes casualty choice consistent from volley to volley.
+    """
+    slots = [(p, True) for p in pieces if p.type == "battleship" and not p.damaged]
+    slots += [(p, False) for p in pieces]
+    slots.sort(key=lambda slot: _slot_key(slot[0], slot[1], policy))
+    if policy.keep_land_unit:
+        capturing = [i for i, (p, _) in enumerate(slots) if p.kind == "land"]
+        if capturing:
+            slots.append(slots.pop(capturing[-1]))
+    return slots
+
+
+def take_casualties(pieces: Sequence[Piece], hits: int, target: Target,
+                    policy: CasualtyPolicy) -> Casualties:
+    """The units that ``hits`` hits of class ``target`` destroy or damage under ``policy``.
+
+    Hits beyond the legal targets are lost (e.g. submarine hits with no enemy sea unit left).
+    """
+    if hits <= 0:
+        return Casualties()
+    chosen = [s for s in casualty_ranking(pieces, policy) if is_target(s[0], target)][:hits]
+    killed = tuple(p for p, damaging in chosen if not damaging)
+    killed_ids = {p.id for p in killed}
+    damaged = tuple(p for p, damaging in chosen if damaging and p.id not in killed_ids)
+    return Casualties(killed, damaged)
+
+
+def apply_casualties(pieces: Sequence[Piece], casualties: Casualties) -> list[Piece]:
+    """``pieces`` without the killed units and with the newly damaged battleships tipped over."""
+    killed = {p.id for p in casualties.killed}
+    damaged = {p.id for p in casualties.damaged}
+    return [replace(p, damaged=True) if p.id in damaged else p for p in pieces if p.id not in killed]
+
+
+# --- step 7 -----------------------------------------------------------------------------------
+
+
+def can_fire(piece: Piece, side: Side) -> bool:
+    """Whether a unit rolls dice in a normal round (transports never do on attack)."""
+    profile = UNITS[piece.type]
+    return (profile.attack if side == "attacker" else profile.defence) > 0
+
+
+def can_hurt(pieces: Sequence[Piece], side: Side, enemies: Sequence[Piece]) -> bool:
+    """Whether ``pieces`` can hit any of ``enemies`` in a normal round (subs hit sea units only)."""
+    for piece in pieces:
+        if not can_fire(piece, side):
+            continue
+        target: Target = "sea" if piece.type == "submarine" else "any"
+        if any(is_target(e, target) for e in enemies):
+            return True
+    return False
+
+
+def has_destroyer(pieces: Iterable[Piece]) -> bool:
+    """Whether a side has a destroyer in the battle (any power of the side counts)."""
+    return any(p.type == "destroyer" for p in pieces)
+
+
+def transports_only(pieces: Sequence[Piece]) -> bool:
+    """Whether every unit left is a transport (which must survive a defender volley first)."""
+    return bool(pieces) and all(p.type == "transport" for p in pieces)
+
+
+def submerging(battle: Battle, orders: BattleOrders, side: Side, own: Sequence[Piece],
+               enemies: Sequence[Piece]) -> list[Piece]:
+    """The submarines of ``side`` that submerge at this step 7 (none with an enemy destroyer)."""
+    subs = [p for p in own if p.type == "submarine"]
+    if not subs or has_destroyer(enemies):
+        return []
+    alone = all(p.type == "submarine" for p in own if can_fire(p, side))
+    going = []
+    for power in _by_power(subs):
+        policy = orders.attacker.submerge if side == "attacker" else orders.for_defender(power).submerge
+        if policy == "always" or (policy == "when_alone" and alone):
+            going += [p for p in subs if p.owner == power]
+    return going
+
+
+def retreat_due(battle: Battle, rule: RetreatRule, attackers: Sequence[Piece],
+                defenders: Sequence[Piece], round_: int) -> bool:
+    """Whether the attacker's retreat rule asks for a retreat at the step 7 of ``round_``."""
+    if rule.after_round is not None and round_ >= rule.after_round:
+        return True
+    if rule.below_units is not None and len(attackers) < rule.below_units:
+        return True
+    if rule.when_weaker:
+        attack = firepower(attack_volleys(battle, attackers) + submarine_volleys(battle, attackers, "attacker"))
+        defence = firepower(defence_volleys(battle, defenders) + submarine_volleys(battle, defenders, "defender"))
+        return attack < defence
+    return False
+
+
+def retreating(battle: Battle, attackers: Sequence[Piece]) -> list[Piece]:
+    """The attackers that leave on a retreat: all of them, or only aircraft in an amphibious
+    land battle (land units that landed or joined it fight on)."""
+    if battle.amphibious and battle.kind == "land":
+        return [p for p in attackers if p.kind == "air"]
+    return list(attackers)
+
+
+@dataclass(frozen=True)
+class StepSeven:
+    """What happens at step 7 of a round."""
+
+    attackers: tuple[Piece, ...]
+    """Attackers still on the board."""
+    defenders: tuple[Piece, ...]
+    submerged: Mapping[Side, tuple[Piece, ...]]
+    retreated: tuple[Piece, ...]
+    over: bool
+
+
+def press_or_retreat(battle: Battle, orders: BattleOrders, attackers: Sequence[Piece],
+                     defenders: Sequence[Piece], round_: int, lone_transports_fired_at: bool,
+                     force_retreat: bool = False) -> StepSeven:
+    """Step 7: submarines submerge, the attacker presses on or retreats, or the battle ends.
+
+    ``lone_transports_fired_at``: the attacker's units at this round's step 5 were already only
+    transports (they survived a defender volley alone, so they may now retreat).
+    ``force_retreat`` lets a caller (the odds calculator) retreat for its own reasons; the lone
+    transport rule still holds. The battle is over when a side has nothing left on the board or
+    when neither side can hit the other (digest §11 case 36).
+    """
+    attackers, defenders = list(attackers), list(defenders)
+    submerged: dict[Side, tuple[Piece, ...]] = {"attacker": (), "defender": ()}
+    retreated: tuple[Piece, ...] = ()
+    if attackers and defenders:
+        down_a = submerging(battle, orders, "attacker", attackers, defenders)
+        down_d = submerging(battle, orders, "defender", defenders, attackers)
+        submerged = {"attacker": tuple(down_a), "defender": tuple(down_d)}
+        attackers = [p for p in attackers if p not in down_a]
+        defenders = [p for p in defenders if p not in down_d]
+    if attackers and defenders and (force_retreat or retreat_due(battle, orders.retreat, attackers,
+                                                                 defenders, round_)):
+        if lone_transports_fired_at or not transports_only(attackers):
+            retreated = tuple(retreating(battle, attackers))
+            attackers = [p for p in attackers if p not in retreated]
+    over = (not attackers or not defenders
+            or not (can_hurt(attackers, "attacker", defenders) or can_hurt(defenders, "defender", attackers)))
+    return StepSeven(tuple(attackers), tuple(defenders), submerged, retreated, over)
+
+
+def battle_winner(attackers: Sequence[Piece], defenders: Sequence[Piece]) -> str:
+    """``attacker`` if only the attacker has units on the board at the end, ``none`` if neither
+    has, else ``defender`` (it holds: the attacker retreated, or nobody could hit any more).
+    Submerged and retreated units have left the board (digest §11 case 35)."""
+    if attackers and not defenders:
+        return "attacker"
+    return "defender" if defenders else "none"
+
+
+def takes_territory(battle: Battle, attackers: Sequence[Piece]) -> bool:
+    """Whether attackers left on the board of a won land battle can take it (a land unit).
+
+    Deciding the capture itself (and liberation) is the caller's business."""
+    return battle.kind == "land" and any(p.kind == "land" for p in attackers)
+
+
+# --- events -----------------------------------------------------------------------------------
+
+
+def count_units(pieces: Iterable[Piece]) -> dict[str, int]:
+    """``{type: n}`` in unit-table order."""
+    counts = Counter(p.type for p in pieces)
+    return {unit: counts[unit] for unit in UNITS if counts[unit]}
+
+
+def count_by_power(pieces: Iterable[Piece]) -> dict[str, dict[str, int]]:
+    """``{power: {type: n}}`` in turn order and unit-table order."""
+    pieces = list(pieces)
+    return {power: count_units(p for p in pieces if p.owner == power)
+            for power in TURN_ORDER if any(p.owner == power for p in pieces)}
+
+
+def _with_cargo(pieces: Iterable[Piece]) -> list[Piece]:
+    return [q for p in pieces for q in (p, *p.cargo)]
+
+
+class _Log:
+    """Builds the events of one round in the shapes of docs/architecture.md."""
+
+    def __init__(self, battle: Battle, round_: int) -> None:
+        self.battle, self.round, self.events = battle, round_, []
+
+    def roll(self, volley: Volley, dice: list[int], hits: int) -> None:
+        self.events.append({
+            "type": "roll", "battle": self.battle.id, "round": self.round, "step": volley.step,
+            "side": volley.side, "power": volley.power, "unit": volley.unit, "value": volley.value,
+            "dice": dice, "hits": hits})
+
+    def casualties(self, side: Side, casualties: Casualties, policy: CasualtyPolicy) -> None:
+        lost = _with_cargo(casualties.killed)
+        for power in TURN_ORDER:
+            units = count_units(p for p in lost if p.owner == power)
+            damaged = count_units(p for p in casualties.damaged if p.owner == power)
+            if not units and not damaged:
+                continue
+            carrier_owner = next((p.owner for p in casualties.killed
+                                  if any(c.owner == power for c in p.cargo)), power)
+            own = any(p.owner == power for p in casualties.killed + casualties.damaged)
+            self.events.append({
+                "type": "casualties", "battle": self.battle.id, "round": self.round, "side": side,
+                "power": power, "units": units, "damaged": damaged,
+                "chosen_by": policy.chosen_by.get(power if own else carrier_owner, carrier_owner),
+                "rule": policy.rule if own else "cargo lost with its transport or carrier"})
+
+    def moved(self, kind: str, side: Side, pieces: Sequence[Piece], to: str | None = None) -> None:
+        for power, units in count_by_power(pieces).items():
+            event = {"type": kind, "battle": self.battle.id, "round": self.round}
+            event |= {"power": power, "units": units, "to": to} if kind == "retreat" else \
+                {"side": side, "power": power, "units": units}
+            self.events.append(event)
+
+
+def _fire(volleys: Sequence[Volley], targets: Sequence[Piece], roll: Roll, log: _Log) -> int:
+    """Roll the volleys that have a legal target and return the hits; record every die."""
+    hits = 0
+    for volley in volleys:
+        if not any(is_target(t, volley.target) for t in targets):
+            continue  # no legal target: no dice (e.g. submarines facing only aircraft)
+        dice = roll(volley.dice)
+        scored = sum(1 for d in dice if d <= volley.value)
+        log.roll(volley, dice, scored)
+        hits += scored
+    return hits
+
+
+# --- a battle, round by round -------------------------------------------------------------------
+
+
+@dataclass
+class Board:
+    """The battle board between rounds; :func:`fight_round` moves it on by one round."""
+
+    attackers: list[Piece]
+    defenders: list[Piece]
+    round: int = 0
+    over: bool = False
+    submerged: dict[Side, list[Piece]] = field(default_factory=lambda: {"attacker": [], "defender": []})
+    retreated: list[Piece] = field(default_factory=list)
+    casualties: dict[Side, list[Piece]] = field(default_factory=lambda: {"attacker": [], "defender": []})
+
+    @classmethod
+    def start(cls, battle: Battle) -> Board:
+        """Step 1: every attacker and defender on the board."""
+        return cls(list(battle.attackers), list(battle.defenders))
+
+
+def fight_round(battle: Battle, orders: BattleOrders, board: Board, roll: Roll) -> list[dict]:
+    """Fight one round (steps 2-7) on ``board`` and return its events.
+
+    Dice are rolled in the canonical order (digest §11 case 23): round 1 only, AA (one die per
+    attacking aircraft) and bombardment (per ship type); then attacking submarines, defending
+    submarines (per power in turn order); step 4 by unit type in unit-table order (unpaired
+    infantry before paired); step 5 per defending power in turn order, by unit type. A volley with
+    no legal target is not rolled.
+    """
+    policies = casualty_policies(battle, orders)
+    attack_policy, defence_policy = policies["attacker"], policies["defender"]
+    board.round += 1
+    log = _Log(battle, board.round)
+    attackers, defenders = list(board.attackers), list(board.defenders)
+    lost: dict[Side, list[Piece]] = {"attacker": [], "defender": []}
+
+    if board.round == 1:
+        volley = aa_volley(battle, attackers)
+        if volley:
+            dice = roll(volley.dice)
+            hits = sum(1 for d in dice if d <= volley.value)
+            shot = take_casualties(attackers, hits, "air", attack_policy)
+            log.events.append({
+                "type": "aa_fire", "space": battle.space, "power": volley.power,
+                "targets": count_units(p for p in attackers if p.kind == "air"), "dice": dice,
+                "hits": hits, "casualties": count_units(shot.killed), "battle": battle.id})
+            attackers = apply_casualties(attackers, shot)
+            lost["attacker"] += shot.killed
+        hits = _fire(bombardment_volleys(battle), defenders, roll, log)
+        if hits:
+            shelled = take_casualties(defenders, hits, bombardment_volleys(battle)[0].target, defence_policy)
+            log.casualties("defender", shelled, defence_policy)
+            defenders = apply_casualties(defenders, shelled)
+            lost["defender"] += shelled.killed
+
+    # Step 2d: submarines of both sides fire at once; step 3 removes their victims unless the hit
+    # side has a destroyer in the battle (checked before the volley, so one hit in it counts).
+    attack_shielded, defence_shielded = has_destroyer(attackers), has_destroyer(defenders)
+    on_defenders = _fire(submarine_volleys(battle, attackers, "attacker"), defenders, roll, log)
+    on_attackers = _fire(submarine_volleys(battle, defenders, "defender"), attackers, roll, log)
+    torpedoed_d = take_casualties(defenders, on_defenders, "sea", defence_policy)
+    torpedoed_a = take_casualties(attackers, on_attackers, "sea", attack_policy)
+    log.casualties("defender", torpedoed_d, defence_policy)
+    log.casualties("attacker", torpedoed_a, attack_policy)
+    attackers_left = apply_casualties(attackers, torpedoed_a)
+    defenders_left = apply_casualties(defenders, torpedoed_d)
+    attackers_firing = attackers if attack_shielded else attackers_left
+    defenders_firing = defenders if defence_shielded else defenders_left
+
+    # Step 4, then step 5: the defender's step-4 casualties still fire back.
+    hits = _fire(attack_volleys(battle, attackers_firing), defenders_left, roll, log)
+    shot_d = take_casualties(defenders_left, hits, "any", defence_policy)
+    log.casualties("defender", shot_d, defence_policy)
+    hits = _fire(defence_volleys(battle, defenders_firing), attackers_left, roll, log)
+    shot_a = take_casualties(attackers_left, hits, "any", attack_policy)
+    log.casualties("attacker", shot_a, attack_policy)
+
+    # Step 6.
+    attackers_left = apply_casualties(attackers_left, shot_a)
+    defenders_left = apply_casualties(defenders_left, shot_d)
+    lost["attacker"] += torpedoed_a.killed + shot_a.killed
+    lost["defender"] += torpedoed_d.killed + shot_d.killed
+
+    # Step 7.
+    seven = press_or_retreat(battle, orders, attackers_left, defenders_left, board.round,
+                             transports_only(attackers_firing))
+    for side in ("attacker", "defender"):
+        log.moved("submerge", side, seven.submerged[side])
+        board.submerged[side] += seven.submerged[side]
+        board.casualties[side] += lost[side]
+    log.moved("retreat", "attacker", seven.retreated, orders.retreat.to)
+    board.retreated += seven.retreated
+    board.attackers, board.defenders, board.over = list(seven.attackers), list(seven.defenders), seven.over
+    return log.events
+
+
+@dataclass(frozen=True)
+class BattleResult:
+    """The outcome of a battle. Surviving pieces are repaired (``damaged`` False)."""
+
+    winner: Literal["attacker", "defender", "none"]
+    rounds: int
+    attackers: tuple[Piece, ...]
+    """Attackers on the board at the end (neither retreated nor submerged)."""
+    defenders: tuple[Piece, ...]
+    retreated: bool
+    retreated_pieces: tuple[Piece, ...]
+    submerged: Mapping[Side, tuple[Piece, ...]]
+    casualties: Mapping[Side, tuple[Piece, ...]]
+    """Destroyed units in the order lost; their cargo died with them."""
+    events: tuple[dict, ...]
+
+
+def check_battle(battle: Battle) -> None:
+    """Raise ValueError when ``battle`` cannot be fought as given."""
+    problems = []
+    if battle.kind not in ("land", "sea"):
+        problems.append(f"kind must be land or sea, not {battle.kind!r}")
+    if not battle.attackers:
+        problems.append("a battle needs attacking units")
+    allowed = {"land": {"land", "air"}, "sea": {"sea", "air"}}.get(battle.kind, set())
+    everything = [q for p in (*battle.attackers, *battle.defenders, *battle.bombarding) for q in (p, *p.cargo)]
+    for piece in everything:
+        if piece.type not in UNITS or piece.owner not in SIDE_OF:
+            problems.append(f"unknown unit type or power: {piece.type} of {piece.owner}")
+    if problems:
+        raise ValueError("; ".join(problems))
+    ids = [p.id for p in everything]
+    if len(ids) != len(set(ids)):
+        problems.append("piece ids must be unique")
+    for piece in (*battle.attackers, *battle.defenders):
+        if piece.kind not in allowed:
+            problems.append(f"a {piece.type} cannot fight in a {battle.kind} battle")
+        if any(c.type not in CARGO.get(piece.type, ()) or c.cargo for c in piece.cargo):
+            problems.append(f"a {piece.type} cannot carry that cargo")
+        if piece.damaged and piece.type != "battleship":
+            problems.append(f"only battleships can be damaged, not a {piece.type}")
+    if any(p.owner != battle.attacker for p in battle.attackers + battle.bombarding):
+        problems.append(f"all attacking units must be {battle.attacker}'s (allies never attack together)")
+    if any(SIDE_OF[p.owner] == SIDE_OF[battle.attacker] for p in battle.defenders):
+        problems.append("defenders must be enemies of the attacker")
+    if battle.aa_gun is not None and (battle.kind != "land" or SIDE_OF[battle.aa_gun] == SIDE_OF[battle.attacker]):
+        problems.append("only an enemy AA gun in a land battle fires")
+    for ship in battle.bombarding:
+        if not (battle.kind == "land" and battle.amphibious):
+            problems.append("ships bombard only in the land part of an amphibious assault")
+        if ship.type not in ("battleship", "destroyer") or (
+                ship.type == "destroyer" and not battle.has(battle.attacker, "combined_bombardment")):
+            problems.append(f"a {ship.type} cannot bombard")
+    if problems:
+        raise ValueError("; ".join(dict.fromkeys(problems)))
+
+
+def resolve_battle(battle: Battle, orders: BattleOrders, roll: Roll, *,
+                   max_rounds: int = MAX_ROUNDS) -> BattleResult:
+    """Fight ``battle`` to its end with the caller's dice and report everything that happened.
+
+    The events are battle_start, then per round aa_fire, roll, casualties, submerge and retreat
+    events, then battle_end (``captured`` is False: taking the territory is the caller's
+    business, see :func:`takes_territory`). After ``max_rounds`` rounds the defender holds (a
+    safety net; digest §11 case 36).
+    """
+    check_battle(battle)
+    board = Board.start(battle)
+    events: list[dict] = [{
+        "type": "battle_start", "battle": battle.id, "space": battle.space, "kind": battle.event_kind,
+        "attacker": battle.attacker, "attackers": count_by_power(battle.attackers),
+        "defenders": count_by_power(battle.defenders)}]
+    while not board.over:
+        events += fight_round(battle, orders, board, roll)
+        board.over = board.over or board.round >= max_rounds
+
+    def repaired(pieces: Iterable[Piece]) -> tuple[Piece, ...]:
+        return tuple(replace(p, damaged=False) for p in pieces)
+
+    submerged = {side: repaired(board.submerged[side]) for side in ("attacker", "defender")}
+    retreated = repaired(board.retreated)
+    attackers, defenders = repaired(board.attackers), repaired(board.defenders)
+    winner = battle_winner(attackers, defenders)
+    events.append({
+        "type": "battle_end", "battle": battle.id, "space": battle.space, "rounds": board.round,
+        "winner": winner, "attackers_left": count_by_power(attackers + retreated + submerged["attacker"]),
+        "defenders_left": count_by_power(defenders + submerged["defender"]), "captured": False})
+    return BattleResult(winner, board.round, attackers, defenders, bool(retreated), retreated, submerged,
+                        {side: tuple(board.casualties[side]) for side in ("attacker", "defender")},
+                        tuple(events))
+
+
+def make_pieces(units: Mapping[str, Mapping[str, int]], first_id: int = 1) -> list[Piece]:
+    """Pieces from ``{power: {type: n}}`` with consecutive ids from ``first_id``, in turn order
+    and unit-table order (the way the state file lists units)."""
+    pieces = []
+    for power in sorted(units, key=TURN_ORDER.index):
+        for unit in sorted(units[power], key=TABLE_INDEX.__getitem__):
+            for _ in range(units[power][unit]):
+                pieces.append(Piece(first_id + len(pieces), unit, power))
+    return pieces
+
+
+# --- strategic bombing raids and rockets ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RaidResult:
+    """The outcome of a strategic bombing raid."""
+
+    shot_down: tuple[Piece, ...]
+    survivors: tuple[Piece, ...]
+    damage: int
+    """IPC damage after the per-bomber cap."""
+    paid: int
+    """What the victim actually pays: the damage, or its whole treasury if that is less."""
+    events: tuple[dict, ...]
+
+
+def resolve_bombing_raid(space: str, bombers: Sequence[Piece], victim: str, territory_value: int,
+                         treasury: int, roll: Roll, *, aa_gun: str | None,
+                         developments: Mapping[str, frozenset[str]] | None = None,
+                         battle: str | None = None) -> RaidResult:
+    """A strategic bombing raid on the industrial complex in ``space`` (digest §5.8, case 45).
+
+    The AA gun (if any) fires once at each bomber, hitting on 1. Each surviving bomber rolls one
+    die, two with heavy_bombers; each bomber's damage is capped at the territory's IPC value.
+    Dice: the AA dice, then every surviving bomber's dice in id order.
+    """
+    bombers = sorted(bombers, key=lambda p: p.id)
+    if not bombers or any(p.type != "bomber" for p in bombers) or len({p.owner for p in bombers}) > 1:
+        raise ValueError("a bombing raid is flown by bombers of one power")
+    power = bombers[0].owner
+    events: list[dict] = []
+    shot: list[Piece] = []
+    if aa_gun is not None:
+        dice = roll(len(bombers))
+        hits = sum(1 for d in dice if d == 1)
+        shot = bombers[:hits]  # bombers are alike: which one falls does not matter
+        events.append({"type": "aa_fire", "space": space, "power": aa_gun, "targets": {"bomber": len(bombers)},
+                       "dice": dice, "hits": hits, "casualties": count_units(shot), "battle": battle})
+    survivors = bombers[len(shot):]
+    per_bomber = 2 if "heavy_bombers" in (developments or {}).get(power, frozenset()) else 1
+    dice = roll(per_bomber * len(survivors)) if survivors else []
+    damage = sum(min(sum(dice[i:i + per_bomber]), territory_value) for i in range(0, len(dice), per_bomber))
+    paid = min(damage, treasury)
+    events.append({"type": "bombing", "space": space, "power": power, "victim": victim,
+                   "bombers": len(survivors), "dice": dice, "damage": damage,
+                   "cap_per_bomber": territory_value, "paid": paid})
+    return RaidResult(tuple(shot), tuple(survivors), damage, paid, tuple(events))
+
+
+@dataclass(frozen=True)
+class RocketResult:
+    """The outcome of one AA gun's rocket strike."""
+
+    die: int
+    damage: int
+    paid: int
+    event: dict
+
+
+def resolve_rocket_strike(origin: str, target: str, power: str, victim: str, territory_value: int,
+                          treasury: int, roll: Roll) -> RocketResult:
+    """One AA gun's rocket strike at the industrial complex in ``target`` (digest §5.9, case 46):
+    one die, capped at the territory's IPC value, paid from the victim's treasury."""
+    die = roll(1)[0]
+    damage = min(die, territory_value)
+    paid = min(damage, treasury)
+    event = {"type": "rocket", "from": origin, "target": target, "power": power, "victim": victim,
+             "die": die, "damage": damage, "paid": paid}
+    return RocketResult(die, damage, paid, event)

@@ -1,0 +1,516 @@
+"""Exact odds of a battle, and a seeded simulation to cross-check them (issue 4).
+
+:func:`battle_odds` runs the combat rules of ``combat.py`` - the same volley functions, casualty
+ranking and step-7 decision that :func:`~combat.resolve_battle` uses - with the dice replaced by
+exact hit-count distributions: a volley is a sum of Bernoulli(value/6) dice and a step's hits are
+the convolution of its volleys.
+
+The battle is a Markov chain over the states at the start of a round: (round bucket, attacking
+units, defending units), each side counted by unit class (type, owner, damage, cargo) and place
+(on the board, submerged, retreated). Rounds matter only up to the later of round 2 (AA fire and
+bombardment happen in round 1) and the retreat round, so later rounds share one bucket. A round
+either removes something from the board or leaves the state as it was, so the states are
+processed bucket by bucket from the most to the fewest units left, each passing its probability
+on to its successors with the "nothing happened" loop summed as a geometric series.
+
+``resolve_battle``'s round cap is a safety net no legal battle needs; the exact odds ignore it.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import random
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from .combat import (
+    UNITS, Battle, BattleOrders, CasualtyPolicy, Piece, Side, Target, Volley, aa_volley, attack_volleys,
+    battle_winner, bombardment_volleys, casualty_policies, casualty_ranking, check_battle, count_units,
+    defence_volleys, has_destroyer, is_target, press_or_retreat, resolve_battle, submarine_volleys,
+    takes_territory, transports_only,
+)
+
+BOARD, SUBMERGED, RETREATED = "board", "submerged", "retreated"
+
+
+@dataclass(frozen=True)
+class Stack:
+    """One way a battle can end: what is left of each side (by type, all powers) and its chance.
+    Units that retreated or submerged count as left."""
+
+    probability: float
+    winner: str
+    attackers: Mapping[str, int]
+    defenders: Mapping[str, int]
+
+
+@dataclass(frozen=True)
+class Odds:
+    """The outcome probabilities of a battle.
+
+    ``attacker_wins``: only the attacker has units on the board at the end; ``captures``: of
+    those, a land battle won with a unit that can take the territory; ``defender_holds``: the
+    defender has units on the board at the end (after a retreat too); ``draw``: nobody has.
+    ``retreats``: the attacker retreated units (in an amphibious land battle these may be the
+    aircraft of a battle the land units then win). Expected survivors count the units that
+    fought (not cargo), wherever they ended; expected IPC lost counts cargo too.
+    """
+
+    attacker_wins: float
+    captures: float
+    defender_holds: float
+    draw: float
+    retreats: float
+    expected_rounds: float
+    expected_survivors: Mapping[Side, Mapping[str, float]]
+    expected_ipc_lost: Mapping[Side, float]
+    stacks: tuple[Stack, ...]
+    method: str
+    runs: int | None = None
+
+
+def hit_distribution(volleys: Iterable[Volley]) -> list[float]:
+    """P(k hits) for k = 0..dice: the convolution of every die's Bernoulli(value/6)."""
+    dist = [1.0]
+    for volley in volleys:
+        p = volley.value / 6
+        binomial = [math.comb(volley.dice, k) * p ** k * (1 - p) ** (volley.dice - k) for k in range(volley.dice + 1)]
+        out = [0.0] * (len(dist) + volley.dice)
+        for i, a in enumerate(dist):
+            for k, b in enumerate(binomial):
+                out[i + k] += a * b
+        dist = out
+    return dist
+
+
+# --- the units of one side ------------------------------------------------------------------------
+
+
+def _cargo_key(piece: Piece) -> tuple:
+    return tuple(sorted((c.type, c.owner) for c in piece.cargo))
+
+
+class _Side:
+    """The states one side passes through, interned as small integers.
+
+    A state counts the side's units per class (type, owner, damaged, cargo, place): units of one
+    class are interchangeable under every rule of combat.py, so any pieces of those classes
+    stand for the state.
+    """
+
+    def __init__(self, side: Side, pieces: Sequence[Piece], policy: CasualtyPolicy) -> None:
+        self.side, self.policy = side, policy
+        self.classes: list[tuple] = []
+        self.class_ids: dict[tuple, int] = {}
+        self.cargo: dict[tuple, tuple[Piece, ...]] = {}
+        for p in pieces:
+            self.cargo[_cargo_key(p)] = p.cargo
+            for damaged in ((False, True) if p.type == "battleship" else (p.damaged,)):
+                for place in (BOARD, SUBMERGED, RETREATED):
+                    self._class_id((p.type, p.owner, damaged, _cargo_key(p), place))
+        self.ids: dict[tuple[int, ...], int] = {}
+        self.counts: list[tuple[int, ...]] = []
+        self.board: list[list[Piece]] = []
+        self.away: list[list[tuple[Piece, str]]] = []
+        self.slots: list[int] = []
+        self.destroyer: list[bool] = []
+        self.transports_only: list[bool] = []
+        self._chains: dict[tuple[int, Target], list[int]] = {}
+        self._fire: dict[tuple[int, bool], list[float]] = {}
+        counts = [0] * len(self.classes)
+        for p in pieces:
+            counts[self.class_of(p, BOARD)] += 1
+        self.start = self.intern(tuple(counts))
+
+    def _class_id(self, key: tuple) -> int:
+        if key not in self.class_ids:
+            self.class_ids[key] = len(self.classes)
+            self.classes.append(key)
+        return self.class_ids[key]
+
+    def class_of(self, piece: Piece, place: str, damaged: bool | None = None) -> int:
+        return self.class_ids[(piece.type, piece.owner, piece.damaged if damaged is None else damaged,
+                               _cargo_key(piece), place)]
+
+    def intern(self, counts: tuple[int, ...]) -> int:
+        sid = self.ids.get(counts)
+        if sid is None:
+            sid = self.ids[counts] = len(self.counts)
+            board, away = [], []
+            for (unit, owner, damaged, cargo, place), n in zip(self.classes, counts, strict=True):
+                for _ in range(n):
+                    piece = Piece(len(board) + len(away), unit, owner, damaged, self.cargo[cargo])
+                    (board.append(piece) if place == BOARD else away.append((piece, place)))
+            self.counts.append(counts)
+            self.board.append(board)
+            self.away.append(away)
+            self.slots.append(sum(2 if p.type == "battleship" and not p.damaged else 1 for p in board))
+            self.destroyer.append(has_destroyer(board))
+            self.transports_only.append(transports_only(board))
+        return sid
+
+    def chain(self, sid: int, target: Target) -> list[int]:
+        """The states after 0, 1, 2 ... hits of class ``target``, up to the last legal target.
+
+        Hits take the first legal entries of combat.casualty_ranking (as take_casualties does),
+        and the ranking of what is left is the rest of the list, so one walk gives every count.
+        """
+        key = (sid, target)
+        if key not in self._chains:
+            counts = list(self.counts[sid])
+            chain, tipped = [sid], set()
+            for piece, damaging in casualty_ranking(self.board[sid], self.policy):
+                if not is_target(piece, target):
+                    continue
+                if damaging:  # a sound battleship's first hit always comes before its second
+                    counts[self.class_of(piece, BOARD, False)] -= 1
+                    counts[self.class_of(piece, BOARD, True)] += 1
+                    tipped.add(piece.id)
+                else:
+                    counts[self.class_of(piece, BOARD, piece.damaged or piece.id in tipped)] -= 1
+                chain.append(self.intern(tuple(counts)))
+            self._chains[key] = chain
+        return self._chains[key]
+
+    def leave(self, sid: int, pieces: Sequence[Piece], place: str) -> int:
+        """The state after ``pieces`` left the board (submerged or retreated)."""
+        if not pieces:
+            return sid
+        counts = list(self.counts[sid])
+        for p in pieces:
+            counts[self.class_of(p, BOARD)] -= 1
+            counts[self.class_of(p, place)] += 1
+        return self.intern(tuple(counts))
+
+    def fire(self, sid: int, battle: Battle, submarines: bool) -> list[float]:
+        """Hit distribution of this side's submarines (opening fire) or of its other units (step 4
+        or 5), from the same volley functions resolve_battle rolls."""
+        key = (sid, submarines)
+        if key not in self._fire:
+            board = self.board[sid]
+            if submarines:
+                volleys = submarine_volleys(battle, board, self.side)
+            else:
+                volleys = (attack_volleys if self.side == "attacker" else defence_volleys)(battle, board)
+            self._fire[key] = hit_distribution(volleys)
+        return self._fire[key]
+
+
+# --- the chain of rounds --------------------------------------------------------------------------
+
+_SHIFT = 21  # side-state ids fit in 21 bits; a state code is (bucket, attacker, defender) packed
+
+
+class _Battle:
+    """The battle as a Markov chain between rounds.
+
+    States are packed in non-negative ints; ends (winner, attacker state, defender state) are
+    numbered -1, -2, ...
+    """
+
+    def __init__(self, battle: Battle, orders: BattleOrders, retreat_below: float | None) -> None:
+        self.battle, self.orders, self.retreat_below = battle, orders, retreat_below
+        policies = casualty_policies(battle, orders)
+        self.att = _Side("attacker", battle.attackers, policies["attacker"])
+        self.dfn = _Side("defender", battle.defenders, policies["defender"])
+        self.last_bucket = max(2, orders.retreat.after_round or 1)
+        self.ends: list[tuple[str, int, int]] = []
+        self._end_ids: dict[tuple[str, int, int], int] = {}
+        self._step7: dict[tuple, int] = {}
+        self._value: dict[int, float] = {}
+        self._retreat_from: dict[int, bool] = {}
+        self.start = self.code(1, self.att.start, self.dfn.start)
+
+    @staticmethod
+    def code(bucket: int, a: int, d: int) -> int:
+        return (bucket << 2 * _SHIFT) | (a << _SHIFT) | d
+
+    @staticmethod
+    def decode(code: int) -> tuple[int, int, int]:
+        mask = (1 << _SHIFT) - 1
+        return code >> 2 * _SHIFT, (code >> _SHIFT) & mask, code & mask
+
+    def opening(self, a: int, d: int) -> list[tuple[int, int, float]]:
+        """Round 1 before the submarines: AA fire on aircraft and shore bombardment."""
+        att, dfn = self.att, self.dfn
+        outcomes = [(a, d, 1.0)]
+        aa = aa_volley(self.battle, att.board[a])
+        if aa:
+            chain = att.chain(a, "air")
+            outcomes = [(chain[min(k, len(chain) - 1)], d, p) for k, p in enumerate(hit_distribution([aa]))]
+        volleys = [v for v in bombardment_volleys(self.battle) if any(is_target(p, v.target) for p in dfn.board[d])]
+        if volleys:
+            chain = dfn.chain(d, volleys[0].target)
+            shelled = [(chain[min(k, len(chain) - 1)], q) for k, q in enumerate(hit_distribution(volleys))]
+            outcomes = [(a2, d2, p * q) for a2, _, p in outcomes for d2, q in shelled]
+        return outcomes
+
+    def round_blocks(self, a: int, d: int) -> list[tuple[float, dict[int, float], dict[int, float], bool]]:
+        """Steps 2d-6 from (a, d) as blocks (weight, attacker results, defender results, lone
+        transports fired at); within a block the two sides' results are independent.
+
+        Submarine hits tie the two sides together only when the hit side has no destroyer (its
+        victims do not fire back), so only those hit counts are enumerated outside the blocks.
+        """
+        att, dfn, battle = self.att, self.dfn, self.battle
+        sea_a, sea_d = att.chain(a, "sea"), dfn.chain(d, "sea")
+        subs_a = dfn_subs = [1.0]
+        if len(sea_d) > 1:
+            subs_a = att.fire(a, battle, submarines=True)
+        if len(sea_a) > 1:
+            dfn_subs = dfn.fire(d, battle, submarines=True)
+        att_shield, dfn_shield = att.destroyer[a], dfn.destroyer[d]
+        blocks = []
+        for sa, pa in ([(None, 1.0)] if dfn_shield else enumerate(subs_a)):
+            for sd, pd in ([(None, 1.0)] if att_shield else enumerate(dfn_subs)):
+                if not pa * pd:
+                    continue
+                pool_a = a if att_shield else sea_a[min(sd, len(sea_a) - 1)]
+                pool_d = d if dfn_shield else sea_d[min(sa, len(sea_d) - 1)]
+                blocks.append((pa * pd,
+                               self._results(att, sea_a, sd, dfn_subs, dfn.fire(pool_d, battle, submarines=False)),
+                               self._results(dfn, sea_d, sa, subs_a, att.fire(pool_a, battle, submarines=False)),
+                               att.transports_only[pool_a]))
+        return blocks
+
+    @staticmethod
+    def _results(side: _Side, sea: list[int], sub_hits: int | None, subs: list[float],
+                 hits: list[float]) -> dict[int, float]:
+        """Where a side ends after the enemy's sub hits (fixed, or spread over ``subs``) and then
+        the enemy's step 4/5 hits."""
+        outcomes = [(sub_hits, 1.0)] if sub_hits is not None else list(enumerate(subs))
+        if len(outcomes) == 1:  # the usual case (no enemy subs): build the results directly
+            chain = side.chain(sea[min(outcomes[0][0], len(sea) - 1)], "any")
+            last = len(chain) - 1
+            out = dict(zip(chain[:last], hits[:last], strict=False))  # fewer dice than targets
+            if len(hits) > last:  # more hits than targets all end the same way
+                out[chain[last]] = sum(hits[last:])
+            return out
+        out = defaultdict(float)
+        for s, q in outcomes:
+            chain = side.chain(sea[min(s, len(sea) - 1)], "any")
+            last = len(chain) - 1
+            for h, r in enumerate(hits[:last]):
+                out[chain[h]] += q * r
+            if len(hits) > last:
+                out[chain[last]] += q * sum(hits[last:])
+        return out
+
+    def step7(self, a: int, d: int, bucket: int, alone: bool, force: bool) -> int:
+        """Step 7 after a round fought in ``bucket``: the code of the next state or of the end."""
+        key = (a, d, bucket, alone, force)
+        if key not in self._step7:
+            att, dfn = self.att, self.dfn
+            seven = press_or_retreat(self.battle, self.orders, att.board[a], dfn.board[d], bucket, alone, force)
+            a2 = att.leave(att.leave(a, seven.submerged["attacker"], SUBMERGED), seven.retreated, RETREATED)
+            d2 = dfn.leave(d, seven.submerged["defender"], SUBMERGED)
+            if seven.over:
+                end = (battle_winner(seven.attackers, seven.defenders), a2, d2)
+                if end not in self._end_ids:
+                    self._end_ids[end] = -1 - len(self.ends)
+                    self.ends.append(end)
+                self._step7[key] = self._end_ids[end]
+            else:
+                self._step7[key] = self.code(min(bucket + 1, self.last_bucket), a2, d2)
+        return self._step7[key]
+
+    def round_from(self, state: int) -> list[tuple[float, dict[int, float], dict[int, float], bool]]:
+        """The blocks of the round fought from ``state`` (see round_blocks); round 1 starts with
+        AA fire and bombardment."""
+        bucket, a, d = self.decode(state)
+        starts = self.opening(a, d) if bucket == 1 else [(a, d, 1.0)]
+        return [(w * weight, results_a, results_d, alone) for a0, d0, w in starts
+                for weight, results_a, results_d, alone in self.round_blocks(a0, d0)]
+
+    def pairs(self, state: int) -> Iterable[tuple[int, int, int, bool, float]]:
+        """Every (attacker state, defender state, bucket, lone transports, probability) a round
+        from ``state`` reaches before step 7."""
+        bucket = self.decode(state)[0]
+        for w, results_a, results_d, alone in self.round_from(state):
+            for a1, p in results_a.items():
+                for d1, q in results_d.items():
+                    yield a1, d1, bucket, alone, w * p * q
+
+    # The odds-only rule "retreat when the chance to win falls below a bound" needs the value of
+    # every state first: value() computes them backwards (recursively) and fixes the decisions.
+    def value(self, state: int) -> float:
+        """P(the attacker wins) from ``state`` (1 or 0 at an end), under the retreat rules."""
+        if state < 0:
+            return 1.0 if self.ends[-1 - state][0] == "attacker" else 0.0
+        if state not in self._value:
+            won, stay, loops = 0.0, 0.0, []
+            for a1, d1, bucket, alone, p in self.pairs(state):
+                nxt = self.step7(a1, d1, bucket, alone, False)
+                if nxt == state:
+                    stay += p
+                    loops.append((a1, d1, bucket, alone, p))
+                    continue
+                if nxt >= 0 and self.retreats_from(nxt):
+                    nxt = self.step7(a1, d1, bucket, alone, True)
+                won += p * self.value(nxt)
+            going_on = won / (1 - stay)
+            self._retreat_from[state] = going_on < self.retreat_below
+            if stay and going_on < self.retreat_below:
+                stay = 0.0
+                for a1, d1, bucket, alone, p in loops:
+                    nxt = self.step7(a1, d1, bucket, alone, True)
+                    if nxt == state:
+                        stay += p
+                    else:
+                        won += p * self.value(nxt)
+                going_on = won / (1 - stay)
+            self._value[state] = going_on
+        return self._value[state]
+
+    def retreats_from(self, state: int) -> bool:
+        """Whether the attacker retreats at the step 7 that leads to ``state`` (odds-only rule)."""
+        self.value(state)
+        return self._retreat_from[state]
+
+    def advance(self, a1: int, d1: int, bucket: int, alone: bool) -> int:
+        """Step 7 with every retreat rule: the code of the next state or of the end."""
+        nxt = self.step7(a1, d1, bucket, alone, False)
+        if self.retreat_below is not None and nxt >= 0 and self.retreats_from(nxt):
+            nxt = self.step7(a1, d1, bucket, alone, True)
+        return nxt
+
+    def run(self) -> tuple[dict[int, float], float]:
+        """Spread the probability from the start to the ends; returns P(end) and E[rounds].
+
+        Each state or end has a one-element list holding the probability of reaching it; the
+        cells of a round's results are cached per (attacker result, bucket, lone transports) and
+        defender result, so a pair of results costs one lookup. The round that changes nothing
+        adds to the cell of the state being processed, which has been read already: that loop is
+        accounted for by dividing by (1 - stay) instead.
+        """
+        if self.retreat_below is not None:
+            self.value(self.start)
+        cells: dict[int, list[float]] = {self.start: [1.0]}
+        levels: dict[tuple[int, int], list[int]] = {(1, 0): [self.start]}
+        order = [(1, 0)]
+        rows: dict[tuple[int, int, bool], dict[int, list[float]]] = {}
+        att_slots, dfn_slots = self.att.slots, self.dfn.slots
+
+        def cell_of(a1: int, d1: int, bucket: int, alone: bool) -> list[float]:
+            nxt = self.advance(a1, d1, bucket, alone)
+            cell = cells.get(nxt)
+            if cell is None:
+                cell = cells[nxt] = [0.0]
+                if nxt >= 0:
+                    nb, na, nd = self.decode(nxt)
+                    level = (nb, -(att_slots[na] + dfn_slots[nd]))
+                    if level not in levels:
+                        levels[level] = []
+                        heapq.heappush(order, level)
+                    levels[level].append(nxt)
+            return cell
+
+        rounds = 0.0
+        while order:
+            for state in levels.pop(heapq.heappop(order)):
+                bucket, a, d = self.decode(state)
+                blocks = self.round_from(state)
+                stay = 0.0
+                if bucket == self.last_bucket:
+                    stay = sum(w * ra.get(a, 0.0) * rd.get(d, 0.0) for w, ra, rd, alone in blocks
+                               if self.advance(a, d, bucket, alone) == state)
+                visits = cells[state][0] / (1 - stay)
+                rounds += visits
+                for w, ra, rd, alone in blocks:
+                    results_d = list(rd.items())
+                    for a1, p in ra.items():
+                        row = rows.get((a1, bucket, alone))
+                        if row is None:
+                            row = rows[(a1, bucket, alone)] = {}
+                        vp = visits * w * p
+                        for d1, q in results_d:
+                            cell = row.get(d1)
+                            if cell is None:
+                                cell = row[d1] = cell_of(a1, d1, bucket, alone)
+                            cell[0] += vp * q
+        return {code: cell[0] for code, cell in cells.items() if code < 0}, rounds
+
+
+# --- results --------------------------------------------------------------------------------------
+
+
+def _value_of(pieces: Iterable[Piece]) -> int:
+    return sum(UNITS[q.type].cost for p in pieces for q in (p, *p.cargo))
+
+
+class _Tally:
+    """Accumulates weighted outcomes into an :class:`Odds`."""
+
+    def __init__(self, battle: Battle) -> None:
+        self.battle = battle
+        self.start_value = {"attacker": _value_of(battle.attackers), "defender": _value_of(battle.defenders)}
+        self.p: Counter[str] = Counter()
+        self.survivors: dict[Side, Counter[str]] = {"attacker": Counter(), "defender": Counter()}
+        self.lost: Counter[str] = Counter()
+        self.stacks: Counter[tuple] = Counter()
+
+    def add(self, p: float, winner: str, attackers: Sequence[Piece], retreated: Sequence[Piece],
+            away_a: Sequence[Piece], defenders: Sequence[Piece], away_d: Sequence[Piece]) -> None:
+        left = {"attacker": [*attackers, *retreated, *away_a], "defender": [*defenders, *away_d]}
+        self.p[winner] += p
+        if winner == "attacker" and takes_territory(self.battle, attackers):
+            self.p["captures"] += p
+        if retreated:
+            self.p["retreats"] += p
+        for side, pieces in left.items():
+            for unit, n in count_units(pieces).items():
+                self.survivors[side][unit] += p * n
+            self.lost[side] += p * (self.start_value[side] - _value_of(pieces))
+        key = (winner, tuple(count_units(left["attacker"]).items()), tuple(count_units(left["defender"]).items()))
+        self.stacks[key] += p
+
+    def odds(self, rounds: float, top: int, method: str, runs: int | None = None, total: float = 1.0) -> Odds:
+        stacks = tuple(Stack(p / total, w, dict(a), dict(d)) for (w, a, d), p in
+                       sorted(self.stacks.items(), key=lambda item: -item[1])[:top])
+        return Odds(
+            self.p["attacker"] / total, self.p["captures"] / total, self.p["defender"] / total,
+            self.p["none"] / total, self.p["retreats"] / total, rounds,
+            {side: {u: n / total for u, n in self.survivors[side].items()} for side in self.survivors},
+            {side: self.lost[side] / total for side in ("attacker", "defender")}, stacks, method, runs)
+
+
+def battle_odds(battle: Battle, orders: BattleOrders | None = None, *, retreat_below: float | None = None,
+                top: int = 10) -> Odds:
+    """The exact outcome probabilities of ``battle`` under ``orders``.
+
+    ``retreat_below`` (odds only): besides ``orders.retreat``, the attacker retreats at step 7
+    whenever its chance of winning from there on (under the same rules) is below this bound.
+    ``top``: how many of the most likely end stacks to list.
+    """
+    check_battle(battle)
+    chain = _Battle(battle, orders or BattleOrders(), retreat_below)
+    ends, rounds = chain.run()
+    tally = _Tally(battle)
+    for end, p in ends.items():
+        winner, a, d = chain.ends[-1 - end]
+        away_a = chain.att.away[a]
+        tally.add(p, winner, chain.att.board[a], [q for q, place in away_a if place == RETREATED],
+                  [q for q, place in away_a if place == SUBMERGED], chain.dfn.board[d],
+                  [q for q, _ in chain.dfn.away[d]])
+    return tally.odds(rounds, top, "exact")
+
+
+def simulate(battle: Battle, orders: BattleOrders | None = None, n: int = 10_000, seed: int = 0,
+             *, top: int = 10) -> Odds:
+    """The same figures estimated by fighting the battle ``n`` times with resolve_battle and a
+    random.Random(seed) dice stream (to cross-check :func:`battle_odds`)."""
+    rng, orders = random.Random(seed), orders or BattleOrders()
+
+    def roll(k: int) -> list[int]:
+        return [rng.randint(1, 6) for _ in range(k)]
+
+    tally = _Tally(battle)
+    rounds = 0
+    for _ in range(n):
+        result = resolve_battle(battle, orders, roll)
+        rounds += result.rounds
+        tally.add(1.0, result.winner, result.attackers, result.retreated_pieces, result.submerged["attacker"],
+                  result.defenders, result.submerged["defender"])
+    return tally.odds(rounds / n, top, "simulation", n, float(n))

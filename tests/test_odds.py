@@ -1,0 +1,239 @@
+"""The exact odds against a brute-force enumeration of all dice, and against simulation."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections import defaultdict
+
+import pytest
+
+from pbem.rulesets.aa_revised.combat import (
+    Battle, BattleOrders, Board, CasualtyOrder, Piece, PowerOrders, RetreatRule, Volley, battle_winner,
+    count_units, fight_round, make_pieces,
+)
+from pbem.rulesets.aa_revised.odds import Odds, battle_odds, hit_distribution, simulate
+
+
+def battle(kind, attacker, attackers, defenders, **kw) -> Battle:
+    return Battle("b1", "X", kind, attacker, make_pieces(attackers), make_pieces(defenders, 100), **kw)
+
+
+NO_DESTROYER_SUBS = battle("sea", "germany", {"germany": {"submarine": 2}}, {"uk": {"transport": 1, "carrier": 1}})
+LOADED = Battle("b1", "SZ 7", "sea", "uk", [Piece(1, "destroyer", "uk"), Piece(2, "transport", "uk", cargo=(
+    Piece(3, "infantry", "uk"), Piece(4, "tank", "uk")))], [Piece(5, "submarine", "germany")])
+
+SMALL = {  # battles with at most 5 dice a round, so every die can be enumerated
+    "land pairing": (battle("land", "germany", {"germany": {"infantry": 1, "artillery": 1}},
+                            {"ussr": {"infantry": 2}}), BattleOrders()),
+    "aa gun": (battle("land", "usa", {"usa": {"fighter": 1, "infantry": 1}}, {"germany": {"infantry": 1}},
+                      aa_gun="germany"), BattleOrders()),
+    "bombardment": (battle("land", "japan", {"japan": {"infantry": 1, "tank": 1}}, {"usa": {"infantry": 2}},
+                           amphibious=True, bombarding=[Piece(300, "battleship", "japan")]), BattleOrders()),
+    "subs and destroyer": (battle("sea", "germany", {"germany": {"submarine": 1, "destroyer": 1}},
+                                  {"uk": {"submarine": 1, "transport": 1}}), BattleOrders()),
+    "subs without destroyer": (NO_DESTROYER_SUBS, BattleOrders()),
+    "battleship": (battle("sea", "japan", {"japan": {"battleship": 1}}, {"usa": {"destroyer": 1, "transport": 1}}),
+                   BattleOrders()),
+    "heavy bomber and aa": (battle("land", "germany", {"germany": {"bomber": 1, "infantry": 1}},
+                                   {"uk": {"infantry": 1}}, aa_gun="uk",
+                                   developments={"germany": frozenset({"heavy_bombers"})}), BattleOrders()),
+    "retreat after round 2": (battle("land", "germany", {"germany": {"infantry": 2}},
+                                     {"ussr": {"infantry": 1, "artillery": 1}}),
+                              BattleOrders(retreat=RetreatRule(after_round=2))),
+    "retreat when weaker": (battle("land", "germany", {"germany": {"infantry": 1, "tank": 1}},
+                                   {"ussr": {"infantry": 2}}),
+                            BattleOrders(retreat=RetreatRule(when_weaker=True))),
+    "sub submerges when alone": (battle("sea", "germany", {"germany": {"submarine": 1, "transport": 1}},
+                                        {"uk": {"carrier": 1}}),
+                                 BattleOrders(PowerOrders(submerge="when_alone"))),
+    "lone transport": (battle("sea", "uk", {"uk": {"destroyer": 1, "transport": 1}}, {"germany": {"destroyer": 1}}),
+                       BattleOrders(PowerOrders(CasualtyOrder(("destroyer", "transport")), "never"),
+                                    retreat=RetreatRule(below_units=2))),
+    "allies disagree": (battle("land", "germany", {"germany": {"tank": 2}},
+                               {"uk": {"infantry": 1}, "usa": {"fighter": 1}}),
+                        BattleOrders(defenders={"uk": PowerOrders(shared_casualties="own_first"),
+                                                "usa": PowerOrders(shared_casualties="own_first")},
+                                     enemy_casualties=CasualtyOrder(("fighter",)))),
+    "amphibious aircraft retreat": (battle("land", "japan", {"japan": {"infantry": 1, "fighter": 1}},
+                                           {"usa": {"infantry": 2}}, amphibious=True),
+                                    BattleOrders(retreat=RetreatRule(after_round=1))),
+    "defender submerges": (battle("sea", "uk", {"uk": {"destroyer": 1, "fighter": 1}},
+                                  {"germany": {"submarine": 1, "transport": 1}}),
+                           BattleOrders(defenders={"germany": PowerOrders(submerge="always")})),
+    "cargo": (LOADED, BattleOrders()),
+}
+
+
+class _NeedDice(Exception):
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+
+def _copy(board: Board) -> Board:
+    return Board(list(board.attackers), list(board.defenders), board.round, board.over,
+                 {k: list(v) for k, v in board.submerged.items()}, list(board.retreated),
+                 {k: list(v) for k, v in board.casualties.items()})
+
+
+def _units(pieces) -> tuple:
+    return tuple(sorted((p.type, p.owner, p.damaged, tuple((c.type, c.owner) for c in p.cargo)) for p in pieces))
+
+
+def _end(board: Board) -> tuple:
+    left_a = board.attackers + board.retreated + board.submerged["attacker"]
+    left_d = board.defenders + board.submerged["defender"]
+    return (battle_winner(board.attackers, board.defenders), tuple(count_units(left_a).items()),
+            tuple(count_units(left_d).items()))
+
+
+def brute_force(b: Battle, orders: BattleOrders) -> tuple[dict[tuple, float], float]:
+    """Every die of every round, through combat.fight_round; returns P(end) and E[rounds]."""
+    last = max(2, orders.retreat.after_round or 1) - 1  # rounds fought beyond this behave alike
+    solved: dict[tuple, tuple[dict[tuple, float], float]] = {}
+
+    def key(board: Board) -> tuple:
+        return (min(board.round, last), _units(board.attackers), _units(board.defenders),
+                _units(board.submerged["attacker"]), _units(board.submerged["defender"]), _units(board.retreated))
+
+    def one_round(board: Board) -> list[tuple[float, Board]]:
+        out = []
+
+        def explore(prefix: tuple[int, ...]) -> None:
+            trial, used = _copy(board), [0]
+
+            def roll(n: int) -> list[int]:
+                if used[0] + n > len(prefix):
+                    raise _NeedDice(n)
+                used[0] += n
+                return list(prefix[used[0] - n:used[0]])
+            try:
+                fight_round(b, orders, trial, roll)
+            except _NeedDice as need:
+                for more in itertools.product(range(1, 7), repeat=need.n):
+                    explore(prefix + more)
+                return
+            out.append((6.0 ** -len(prefix), trial))
+        explore(())
+        return out
+
+    def solve(board: Board) -> tuple[dict[tuple, float], float]:
+        k = key(board)
+        if k not in solved:
+            ends: dict[tuple, float] = defaultdict(float)
+            stay, rounds = 0.0, 1.0
+            for p, nxt in one_round(board):
+                if nxt.over:
+                    ends[_end(nxt)] += p
+                elif key(nxt) == k:
+                    stay += p
+                else:
+                    nxt.round = min(nxt.round, last)
+                    sub_ends, sub_rounds = solve(nxt)
+                    rounds += p * sub_rounds
+                    for e, q in sub_ends.items():
+                        ends[e] += p * q
+            solved[k] = ({e: q / (1 - stay) for e, q in ends.items()}, rounds / (1 - stay))
+        return solved[k]
+
+    return solve(Board.start(b))
+
+
+def _ends(odds: Odds) -> dict[tuple, float]:
+    return {(s.winner, tuple(s.attackers.items()), tuple(s.defenders.items())): s.probability for s in odds.stacks}
+
+
+@pytest.mark.parametrize("name", SMALL)
+def test_exact_odds_equal_brute_force(name: str) -> None:
+    b, orders = SMALL[name]
+    expected, rounds = brute_force(b, orders)
+    odds = battle_odds(b, orders, top=10_000)
+    actual = _ends(odds)
+    assert set(actual) == {e for e, p in expected.items() if p > 0}
+    for end, p in expected.items():
+        assert actual.get(end, 0.0) == pytest.approx(p, abs=1e-9), end
+    assert odds.expected_rounds == pytest.approx(rounds, abs=1e-9)
+    assert odds.attacker_wins + odds.defender_holds + odds.draw == pytest.approx(1.0, abs=1e-12)
+
+
+MEDIUM = {  # (battle, orders) for the comparison with simulation
+    "land mixed with aa": (battle("land", "germany", {"germany": {"infantry": 4, "artillery": 2, "tank": 2,
+                                                                  "fighter": 2, "bomber": 1}},
+                                  {"ussr": {"infantry": 6, "artillery": 1, "tank": 1, "fighter": 1}}, aa_gun="ussr"),
+                           BattleOrders()),
+    "sea subs destroyers carriers": (battle("sea", "japan", {"japan": {"battleship": 1, "destroyer": 1, "submarine": 2,
+                                                                       "carrier": 1, "fighter": 2, "transport": 1}},
+                                            {"usa": {"destroyer": 1, "submarine": 2, "carrier": 1, "fighter": 2,
+                                                     "transport": 2}}), BattleOrders()),
+    "amphibious bombardment": (battle("land", "japan", {"japan": {"infantry": 3, "artillery": 1, "fighter": 1}},
+                                      {"usa": {"infantry": 4}}, amphibious=True, aa_gun="usa",
+                                      bombarding=[Piece(300, "battleship", "japan"), Piece(301, "destroyer", "japan")],
+                                      developments={"japan": frozenset({"combined_bombardment"})}),
+                               BattleOrders(retreat=RetreatRule(when_weaker=True))),
+    "heavy bombers and jets": (battle("land", "germany", {"germany": {"bomber": 2, "tank": 3}},
+                                      {"uk": {"infantry": 3, "fighter": 2}, "usa": {"infantry": 2}}, aa_gun="uk",
+                                      developments={"germany": frozenset({"heavy_bombers"}),
+                                                    "uk": frozenset({"jet_fighters"})}),
+                               BattleOrders(retreat=RetreatRule(below_units=3))),
+    "battleships and submerging": (battle("sea", "uk", {"uk": {"battleship": 2, "fighter": 1}},
+                                          {"germany": {"battleship": 1, "submarine": 2, "transport": 1}},
+                                          developments={"germany": frozenset({"super_submarines"})}),
+                                   BattleOrders(defenders={"germany": PowerOrders(submerge="when_alone")})),
+}
+
+
+@pytest.mark.parametrize("name", MEDIUM)
+def test_exact_odds_agree_with_simulation(name: str) -> None:
+    b, orders = MEDIUM[name]
+    n = 4000
+    exact, sim = battle_odds(b, orders), simulate(b, orders, n, seed=20240)
+    for field in ("attacker_wins", "defender_holds", "draw", "retreats", "captures"):
+        p, q = getattr(exact, field), getattr(sim, field)
+        sigma = math.sqrt(max(p * (1 - p), 1e-4) / n)
+        assert abs(p - q) < 4.5 * sigma, (field, p, q)
+    assert sim.expected_rounds == pytest.approx(exact.expected_rounds, rel=0.05)
+    for side in ("attacker", "defender"):
+        assert sim.expected_ipc_lost[side] == pytest.approx(exact.expected_ipc_lost[side], rel=0.06, abs=0.3)
+
+
+def test_hit_distribution_is_the_binomial_convolution() -> None:
+    dist = hit_distribution([Volley("attack", "attacker", "uk", "tank", 3, 2, "any"),
+                             Volley("attack", "attacker", "uk", "fighter", 1, 1, "any")])
+    assert dist == pytest.approx([0.25 * 5 / 6, 0.25 / 6 + 0.5 * 5 / 6, 0.5 / 6 + 0.25 * 5 / 6, 0.25 / 6])
+    assert sum(hit_distribution([Volley("attack", "attacker", "uk", "tank", 3, 30, "any")])) == pytest.approx(1.0)
+
+
+def test_retreat_below_a_win_chance() -> None:
+    b = battle("land", "germany", {"germany": {"infantry": 3, "tank": 1}}, {"ussr": {"infantry": 4, "artillery": 1}})
+    plain = battle_odds(b)
+    assert battle_odds(b, retreat_below=0.0) == plain
+    # Below 1, every state short of a sure win retreats: the same as retreating after round 1.
+    assert battle_odds(b, retreat_below=1.0) == battle_odds(b, BattleOrders(retreat=RetreatRule(after_round=1)))
+    cautious = battle_odds(b, retreat_below=0.4)
+    assert 0 < cautious.retreats < 1
+    assert cautious.attacker_wins <= plain.attacker_wins
+    assert cautious.expected_ipc_lost["attacker"] < plain.expected_ipc_lost["attacker"]
+    assert cautious.attacker_wins + cautious.defender_holds + cautious.draw == pytest.approx(1.0)
+
+
+def test_cargo_counts_in_ipc_lost_not_in_survivors() -> None:
+    odds = battle_odds(LOADED)
+    assert set(odds.expected_survivors["attacker"]) <= {"destroyer", "transport"}
+    worst = 12 + 8 + 3 + 5
+    assert 0 < odds.expected_ipc_lost["attacker"] < worst
+
+
+def test_capture_needs_a_land_unit() -> None:
+    air = battle_odds(battle("land", "uk", {"uk": {"fighter": 2}}, {"germany": {"infantry": 1}}))
+    assert air.attacker_wins > 0.5 and air.captures == 0
+    tanks = battle_odds(battle("land", "uk", {"uk": {"tank": 2}}, {"germany": {"infantry": 1}}))
+    assert tanks.captures == pytest.approx(tanks.attacker_wins)
+
+
+def test_stacks_are_sorted_and_simulation_reports_runs() -> None:
+    b, orders = SMALL["land pairing"]
+    stacks = battle_odds(b, orders).stacks
+    assert [s.probability for s in stacks] == sorted((s.probability for s in stacks), reverse=True)
+    sim = simulate(b, orders, 50, seed=1)
+    assert sim.method == "simulation" and sim.runs == 50
+    assert simulate(b, orders, 50, seed=1) == sim
