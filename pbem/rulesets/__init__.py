@@ -1,0 +1,27 @@
+"""The registry of game rulesets: a ruleset id (as written in state and turn files) to its rules."""
+
+from __future__ import annotations
+
+from pbem.core.ruleset import Ruleset
+
+
+def _aa_revised() -> Ruleset:
+    from pbem.rulesets.aa_revised import AxisAlliesRevised
+    return AxisAlliesRevised()
+
+
+# Factories rather than instances, so that importing the registry loads no game data.
+RULESETS = {
+    "aa-revised": _aa_revised,
+}
+
+_made: dict[str, Ruleset] = {}
+
+
+def get_ruleset(ruleset_id: str) -> Ruleset:
+    """The ruleset called `ruleset_id`; a `KeyError` whose argument lists the known ids otherwise."""
+    if ruleset_id not in RULESETS:
+        raise KeyError(", ".join(RULESETS))
+    if ruleset_id not in _made:
+        _made[ruleset_id] = RULESETS[ruleset_id]()
+    return _made[ruleset_id]

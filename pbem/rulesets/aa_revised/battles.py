@@ -1,0 +1,337 @@
+"""Phase 4, conduct combat: which battles there are, in which order, and what follows from each.
+
+The dice of a battle are thrown by the combat module (`combat.py`); this module decides what it is
+given (the space, the attacking and defending units, the bombarding ships, the attacker's and the
+defenders' decisions) and carries out what it returns: casualties, retreats, submerged submarines,
+captured territory, cargo lost with its transport, fighters of a sunk defending carrier.
+
+Order (ruling `battle_order`): strategic bombing raids, rocket strikes, the sea battles of amphibious
+assaults, then every other battle in the attacker's `battle_order`, unnamed ones in the order of the
+combat moves that made them. Flak on the way was fired during the combat move.
+
+While orders are checked there are no dice: every battle is assumed won by the attacker, so that
+the noncombat moves can be checked against the position the attacker hopes for.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pbem.rulesets.aa_revised.capture import take_territory
+from pbem.rulesets.aa_revised.context import Assault, Outcome, Turn
+from pbem.rulesets.aa_revised.orders import BattleDecisions, Rocket
+from pbem.rulesets.aa_revised.state import Unit
+
+NEVER_CASUALTIES = ("aa_gun", "industrial_complex")
+
+
+@dataclass
+class Battle:
+    """Everything about one battle before its dice are thrown."""
+
+    id: str
+    space: str
+    kind: str  # land, sea, amphibious_sea, amphibious_land
+    attacker: str
+    attackers: list[Unit]
+    defenders: list[Unit]
+    bombarding: list[Unit] = field(default_factory=list)
+    decisions: BattleDecisions | None = None
+    retreat_to: list[str] = field(default_factory=list)  # spaces the land and sea attackers may retreat to
+    no_retreat: list[Unit] = field(default_factory=list)  # land units of an amphibious assault
+
+
+# --- order of battles --------------------------------------------------------------------------
+
+def battle_sequence(turn: Turn) -> tuple[list[str], list[str]]:
+    """(amphibious sea battles, other battle spaces) in the order they are fought."""
+    pos, b = turn.pos, turn.board
+    spaces = list(turn.battle_spaces)
+    for space in b.sort_spaces({u.space for u in pos.all_units() if u.owner == turn.power}):
+        if space not in spaces and pos.enemy_units_in(space, turn.power) and b.is_sea(space):
+            spaces.append(space)  # units that stayed in a zone with enemy units attack them
+    listed = [s for s in turn.orders.battle_order if s in spaces]
+    ordered = listed + [s for s in spaces if s not in listed]
+    assault_zones = {a.zone for a in turn.assaults}
+    sea_first = [s for s in ordered if s in assault_zones]
+    return sea_first, [s for s in ordered if s not in assault_zones]
+
+
+def conduct_combat(turn: Turn) -> None:
+    """Phase 4."""
+    if turn.checking:
+        for i, space in enumerate(turn.orders.battle_order):
+            if space not in turn.battle_spaces:
+                turn.problem(("battle_order", i), f"you make no attack on {space}",
+                             ", ".join(turn.battle_spaces) or "none")
+        _check_battle_decisions(turn)
+    if turn.orders.battle_order or len(turn.battle_spaces) > 1:
+        turn.ruling("battle_order")
+    for move, bomber_ids in turn.raids:
+        bombing_raid(turn, move.to, [turn.pos.units[i] for i in bomber_ids if i in turn.pos.units])
+    rocket_strikes(turn)
+    sea_first, rest = battle_sequence(turn)
+    for space in sea_first + rest:
+        fight(turn, space)
+
+
+def _check_battle_decisions(turn: Turn) -> None:
+    for space, d in turn.orders.battles.items():
+        if space not in turn.battle_spaces and not any(a.zone == space for a in turn.assaults):
+            turn.problem(d.where, f"you make no attack on {space}", ", ".join(turn.battle_spaces) or "none")
+            continue
+        if d.retreat is not None:
+            options = retreat_options(turn, space)
+            if d.retreat.to not in options:
+                turn.problem(d.where + ("retreat", "to"),
+                             f"attackers in {space} can retreat only to an adjacent friendly space that one of them "
+                             "came from", ", ".join(options) or "none")
+        if d.cancel_landing and not any(a.target == space for a in turn.assaults):
+            turn.problem(d.where + ("cancel_landing",), f"there is no amphibious assault on {space}")
+
+
+def retreat_options(turn: Turn, space: str) -> list[str]:
+    """Adjacent friendly spaces from which at least one attacker came (the space before the battle)."""
+    b = turn.board
+    came_from = set()
+    for u in turn.pos.all_units():
+        if u.owner != turn.power or u.space != space or not u.moved or turn.table.cls(u.type) == "air":
+            continue
+        came_from.add(u.path[-2] if len(u.path) >= 2 else u.start_space)
+    result = []
+    for s in b.sort_spaces(came_from):
+        if not b.adjacent(s, space):
+            continue
+        friendly = turn.friendly_territory_now(s) if b.is_land(s) else not turn.hostile_zone_now(s)
+        # while checking, a space attacked this turn may be friendly by the time of the retreat
+        if friendly or (turn.checking and s in turn.battle_spaces):
+            result.append(s)
+    return result
+
+
+# --- one battle --------------------------------------------------------------------------------
+
+def fight(turn: Turn, space: str) -> None:
+    """Resolve whatever happens in `space`: a battle, or an uncontested entry into enemy territory."""
+    b, pos = turn.board, turn.pos
+    assaults = [a for a in turn.assaults if a.target == space]
+    if b.is_land(space):
+        _land_cargo(turn, space, assaults)
+    attackers = attacking_units(turn, space)
+    if not attackers:
+        if b.is_land(space) and assaults:
+            turn.outcomes.setdefault(space, Outcome(lost=True))
+        return
+    defenders = [u for u in pos.enemy_units_in(space, turn.power)]
+    combatants = [u for u in defenders if u.type not in NEVER_CASUALTIES]
+    aircraft = [u for u in attackers if turn.table.cls(u.type) == "air"]
+    has_aa = any(u.type == "aa_gun" for u in defenders)
+    if not combatants and not (has_aa and aircraft):
+        # nobody to fight: an empty enemy territory (or one with only an AA gun or a complex) is taken
+        _after_uncontested(turn, space, attackers)
+        return
+    if turn.checking:
+        _assume_won(turn, space, attackers, defenders)
+        return
+    battle = _setup(turn, space, attackers, defenders, assaults)
+    from pbem.rulesets.aa_revised.combat_link import run_battle
+    run_battle(turn, battle)
+
+
+def attacking_units(turn: Turn, space: str) -> list[Unit]:
+    """The acting power's units that fight in `space`: not cargo, not submerged, not bombing."""
+    raiders = {i for _, ids in turn.raids for i in ids}
+    result = []
+    for u in turn.pos.units_in(space, owner=turn.power):
+        if u.id in raiders or u.submerged or u.type in NEVER_CASUALTIES:
+            continue
+        if u.aboard is not None and turn.table.cls(u.type) == "air":
+            continue  # a fighter that did not take off is cargo and does not fight
+        if turn.board.is_land(space) and not (u.moved or u.fought):
+            continue
+        result.append(u)
+    return result
+
+
+def _land_cargo(turn: Turn, territory: str, assaults: list[Assault]) -> None:
+    """Cargo of an amphibious assault goes ashore, unless its sea battle was not won or it is cancelled."""
+    decisions = turn.orders.battles.get(territory)
+    for a in assaults:
+        cargo = [turn.pos.units[i] for i in a.cargo if i in turn.pos.units]
+        if not cargo:
+            continue
+        if turn.pos.enemy_units_in(a.zone, turn.power):
+            turn.ruling("transport_hostile_zone")
+            turn.event("move_skipped", phase="combat", power=turn.power, units=turn.counts(cargo),
+                       **{"from": a.zone}, to=territory,
+                       reason=f"the landing is blocked: enemy units are still in {a.zone}")
+            continue
+        if decisions is not None and decisions.cancel_landing:
+            turn.event("move_skipped", phase="combat", power=turn.power, units=turn.counts(cargo),
+                       **{"from": a.zone}, to=territory, reason="landing cancelled by the attacker's orders")
+            continue
+        for u in cargo:
+            u.aboard = None
+            u.space = territory
+            u.unloaded = True
+            u.path.append(territory)
+
+
+def _after_uncontested(turn: Turn, space: str, attackers: list[Unit]) -> None:
+    b = turn.board
+    for u in attackers:
+        u.fought = u.fought or b.is_land(space) and turn.hostile_at_start(space)
+    captured = False
+    if b.is_land(space):
+        holder = turn.pos.control.get(space)
+        if holder is not None and b.enemies(holder, turn.power) and any(
+                turn.table[u.type].can_capture for u in attackers):
+            take_territory(turn, space, turn.power)
+            captured = True
+    turn.outcomes[space] = Outcome(won=True, captured=captured or space in turn.captured)
+
+
+def _assume_won(turn: Turn, space: str, attackers: list[Unit], defenders: list[Unit]) -> None:
+    """While checking: the attacker wins with every unit, as the noncombat orders hope."""
+    for u in defenders:
+        if u.type not in NEVER_CASUALTIES:
+            turn.pos.remove(u)
+    for u in attackers:
+        u.fought = True
+    _after_uncontested(turn, space, attackers)
+
+
+def _setup(turn: Turn, space: str, attackers: list[Unit], defenders: list[Unit],
+           assaults: list[Assault]) -> Battle:
+    b = turn.board
+    turn.battle_count += 1
+    if b.is_sea(space):
+        kind = "amphibious_sea" if any(a.zone == space for a in turn.assaults) else "sea"
+    else:
+        kind = "amphibious_land" if assaults else "land"
+    bombarding: list[Unit] = []
+    if kind == "amphibious_land":
+        for u in turn.pos.all_units():
+            move = turn.unit_moves.get(u.id)
+            if (u.owner == turn.power and move is not None and move.bombard == space and not u.fought
+                    and u.space in {a.zone for a in assaults}):
+                bombarding.append(u)
+    no_retreat = [u for u in attackers if turn.table.cls(u.type) == "land"] if kind == "amphibious_land" else []
+    return Battle(f"b{turn.battle_count}", space, kind, turn.power, attackers, defenders, bombarding,
+                  turn.orders.battles.get(space), retreat_options(turn, space), no_retreat)
+
+
+# --- economic attacks ----------------------------------------------------------------------------
+
+def bombing_raid(turn: Turn, territory: str, bombers: list[Unit]) -> None:
+    """A strategic bombing raid: the defender's AA gun fires at each bomber, survivors roll damage."""
+    for u in bombers:
+        u.fought = True
+    if turn.checking or not bombers:
+        return
+    from pbem.rulesets.aa_revised.combat_link import run_raid
+    run_raid(turn, territory, bombers)
+
+
+def rocket_strikes(turn: Turn) -> None:
+    """Rocket strikes (with Rockets): each declared AA gun rolls one die of damage at a complex in reach."""
+    orders = turn.orders
+    if not orders.rockets:
+        return
+    b = turn.board
+    used_guns: dict[str, int] = {}
+    targets: dict[str, int] = {}
+    for r in orders.rockets:
+        where = r.where
+        ok = True
+        if "rockets" not in turn.developments:
+            ok = _rocket_problem(turn, r, where, f"{turn.power} does not have Rockets")
+        guns = [u for u in turn.pos.units_in(r.frm, owner=turn.power, type="aa_gun")]
+        if ok and not guns:
+            ok = _rocket_problem(turn, r, where + ("from",), f"you have no AA gun in {r.frm}")
+        if ok and used_guns.get(r.frm, 0) >= len(guns):
+            ok = _rocket_problem(turn, r, where + ("from",), f"every AA gun in {r.frm} already fires this turn")
+        if ok and r.frm in turn.captured and turn.opt("rockets_from_captured") == "forbid":
+            turn.ruling("rockets_from_captured")
+            ok = _rocket_problem(turn, r, where + ("from",), f"{r.frm} was taken this turn: its AA guns fire no rockets")
+        complex_owner = next((u.owner for u in turn.pos.units_in(r.target, type="industrial_complex")), None)
+        if ok and (complex_owner is None or not b.enemies(complex_owner, turn.power)):
+            ok = _rocket_problem(turn, r, where + ("target",), f"{r.target} has no enemy industrial complex")
+        if ok:
+            over_sea = turn.opt("rocket_range") == "land_and_sea"
+            turn.ruling("rocket_range")
+            reach = b.distances(r.frm, lambda a, n: not b.is_neutral(n) and (over_sea or b.is_land(n)), 3)
+            if r.target not in reach:
+                ok = _rocket_problem(turn, r, where + ("target",), f"{r.target} is more than 3 spaces from {r.frm}")
+        if ok and targets.get(r.target) and turn.opt("rockets_per_complex") == "one":
+            turn.ruling("rockets_per_complex")
+            ok = _rocket_problem(turn, r, where + ("target",), f"{r.target} is already the target of a rocket strike")
+        if not ok:
+            continue
+        if targets.get(r.target):
+            turn.ruling("rockets_per_complex")
+        used_guns[r.frm] = used_guns.get(r.frm, 0) + 1
+        targets[r.target] = targets.get(r.target, 0) + 1
+        if not turn.checking:
+            from pbem.rulesets.aa_revised.combat_link import run_rocket
+            run_rocket(turn, r.frm, r.target, complex_owner or "")
+
+
+def _rocket_problem(turn: Turn, rocket: Rocket, where: tuple, message: str) -> bool:
+    """Report a rocket strike that cannot be made: a problem while checking, a skip in play."""
+    if turn.checking:
+        turn.problem(where, message)
+    else:
+        turn.event("move_skipped", phase="combat", power=turn.power, units={"aa_gun": 1},
+                   **{"from": rocket.frm}, to=rocket.target, reason=message)
+    return False
+
+
+# --- after a battle ------------------------------------------------------------------------------
+
+def rehouse_carrier_fighters(turn: Turn, zone: str) -> None:
+    """Defending fighters left in the air over `zone` by a sunk carrier move one space, or are lost.
+
+    They try their owner's `carrier_fighters_land` list in order, then a friendly carrier with room in
+    the zone, then the adjacent friendly territories and carriers in board order (ruling
+    `sunk_carrier_fighters`).
+    """
+    b, pos = turn.board, turn.pos
+    homeless = [u for u in pos.units_in(zone, type="fighter")
+                if b.enemies(u.owner, turn.power) and (u.aboard is None or u.aboard not in pos.units)]
+    for fighter in sorted(homeless, key=lambda u: (b.power_order(u.owner), u.id)):
+        fighter.aboard = None
+        turn.ruling("sunk_carrier_fighters")
+        standing = turn.standing.get(fighter.owner)
+        wishes = list(standing.carrier_fighters_land) if standing else []
+        choices = [s for s in wishes if s == zone or b.adjacent(zone, s)]
+        choices += [zone] + b.sort_spaces(n for n in b.neighbours[zone] if not b.is_neutral(n))
+        target = next((s for s in choices if _can_take_fighter(turn, fighter, s)), None)
+        if target is None:
+            pos.remove(fighter)
+            turn.event("lost", power=fighter.owner, space=zone, units={"fighter": 1},
+                       reason="its carrier was sunk and no friendly territory or carrier with room is one space away")
+            continue
+        if target != zone:
+            pos.move_unit(fighter, target)
+            turn.event("move", phase="combat", power=fighter.owner, units={"fighter": 1}, **{"from": zone},
+                       path=[target], to=target, note="fighter of a sunk carrier")
+        if b.is_sea(target):
+            carrier = _carrier_for(turn, fighter, target)
+            fighter.aboard = carrier.id if carrier else None
+
+
+def _carrier_for(turn: Turn, fighter: Unit, zone: str) -> Unit | None:
+    b = turn.board
+    carriers = [c for c in turn.pos.units_in(zone, type="carrier")
+                if b.friendly(c.owner, fighter.owner) and turn.pos.room_on(c) > 0]
+    carriers.sort(key=lambda c: (c.owner != fighter.owner, b.power_order(c.owner), c.id))
+    return carriers[0] if carriers else None
+
+
+def _can_take_fighter(turn: Turn, fighter: Unit, space: str) -> bool:
+    b = turn.board
+    if b.is_land(space):
+        holder = turn.pos.control.get(space)
+        return holder is not None and b.friendly(holder, fighter.owner) and not turn.pos.enemy_units_in(space, fighter.owner)
+    return _carrier_for(turn, fighter, space) is not None and not turn.pos.enemy_units_in(space, fighter.owner)

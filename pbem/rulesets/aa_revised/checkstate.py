@@ -1,0 +1,130 @@
+"""Checks of a state file beyond its JSON Schema: names, where units may stand, cargo that fits."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.core.errors import Problem
+from pbem.core.yamlio import Document
+from pbem.rulesets.aa_revised.board import board
+from pbem.rulesets.aa_revised.names import a
+from pbem.rulesets.aa_revised.options import OPTIONS
+from pbem.rulesets.aa_revised.state import RULESET_ID
+from pbem.rulesets.aa_revised.units import unit_table
+
+
+def check_state(doc: Document) -> list[Problem]:
+    """Every problem of a state file that its schema cannot see."""
+    b, table = board(), unit_table()
+    data: dict[str, Any] = doc.data if isinstance(doc.data, dict) else {}
+    problems: list[Problem] = []
+
+    def bad(path: tuple, message: str, allowed: str | None = None) -> None:
+        problems.append(doc.problem(path, message, allowed))
+
+    def power_ok(path: tuple, power: Any) -> bool:
+        if power not in b.powers:
+            bad(path, f"unknown power {power!r}", ", ".join(b.powers))
+            return False
+        return True
+
+    if data.get("ruleset") != RULESET_ID:
+        bad(("ruleset",), f"this is not an {RULESET_ID} state", RULESET_ID)
+    known_options = {o.name: o for o in OPTIONS}
+    for name, value in (data.get("options") or {}).items():
+        if name not in known_options:
+            bad(("options", name), f"unknown option {name!r}", ", ".join(known_options))
+        elif value not in known_options[name].allowed:
+            bad(("options", name), f"{value!r} is not allowed", ", ".join(map(str, known_options[name].allowed)))
+    if "next_power" in data:
+        power_ok(("next_power",), data["next_power"])
+    for power in data.get("treasury") or {}:
+        power_ok(("treasury", power), power)
+    for power, devs in (data.get("developments") or {}).items():
+        if power_ok(("developments", power), power):
+            for i, dev in enumerate(devs or []):
+                if dev not in table.developments:
+                    bad(("developments", power, i), f"unknown development {dev!r}", ", ".join(table.developments))
+    control = data.get("control") or {}
+    for territory, power in control.items():
+        if territory not in b.territories:
+            message, allowed = b.space_names.unknown_message(territory)
+            bad(("control", territory), message.replace("space", "territory"), allowed)
+        elif b.territories[territory].neutral:
+            bad(("control", territory), "a neutral territory is never controlled")
+        power_ok(("control", territory), power)
+    for territory, t in b.territories.items():
+        if not t.neutral and territory not in control:
+            bad(("control",), f"{territory} is missing: every non-neutral territory has a controller")
+    if data.get("winner") not in (None, *b.sides):
+        bad(("winner",), f"unknown side {data.get('winner')!r}", ", ".join(b.sides))
+
+    units = data.get("units") or {}
+    for space, by_power in units.items():
+        if not b.is_space(space):
+            message, allowed = b.space_names.unknown_message(space)
+            bad(("units", space), message, allowed)
+            continue
+        if b.is_neutral(space):
+            bad(("units", space), "no unit may stand in a neutral territory")
+        fighters: dict[str, int] = {}
+        carriers: dict[str, int] = {}
+        for power, counts in (by_power or {}).items():
+            if not power_ok(("units", space, power), power):
+                continue
+            for utype, n in (counts or {}).items():
+                where = ("units", space, power, utype)
+                if utype not in table.types:
+                    message, allowed = table.unit_names.unknown_message(utype)
+                    bad(where, message, allowed)
+                    continue
+                cls = table.cls(utype)
+                if b.is_sea(space) and cls in ("land", "building"):
+                    bad(where, "land units at sea are written under `cargo`, aboard their transport")
+                if b.is_sea(space) and utype == "bomber":
+                    bad(where, "bombers cannot stand in a sea zone")
+                if b.is_land(space) and cls == "sea":
+                    bad(where, "a sea unit cannot stand in a territory")
+                if utype == "industrial_complex" and n > 1:
+                    bad(where, "a territory holds at most one industrial complex")
+                if utype == "fighter":
+                    fighters[power] = fighters.get(power, 0) + n
+                if utype == "carrier":
+                    carriers[power] = carriers.get(power, 0) + n
+        if b.is_sea(space) and fighters:
+            room = sum(carriers.values()) * (table["carrier"].capacity or 2)
+            if sum(fighters.values()) > room:
+                bad(("units", space), f"{sum(fighters.values())} fighters at sea but room on carriers for {room}")
+            if any(b.enemies(p, q) for p in fighters for q in carriers):
+                bad(("units", space), "fighters at sea must be aboard friendly carriers")
+    for space, entries in (data.get("cargo") or {}).items():
+        if not b.is_sea(space):
+            bad(("cargo", space), f"{space!r} is not a sea zone", None)
+            continue
+        per_owner: dict[str, int] = {}
+        for i, entry in enumerate(entries or []):
+            owner = entry.get("transport")
+            if not power_ok(("cargo", space, i, "transport"), owner):
+                continue
+            per_owner[owner] = per_owner.get(owner, 0) + 1
+            size = 0
+            for power, counts in (entry.get("units") or {}).items():
+                if not power_ok(("cargo", space, i, "units", power), power):
+                    continue
+                if not b.friendly(power, owner):
+                    bad(("cargo", space, i, "units", power), "only friendly land units ride a transport")
+                for utype, n in (counts or {}).items():
+                    if utype not in table.types:
+                        message, allowed = table.unit_names.unknown_message(utype)
+                        bad(("cargo", space, i, "units", power, utype), message, allowed)
+                    elif table[utype].transport_size is None:
+                        bad(("cargo", space, i, "units", power, utype), f"{a(utype)} cannot ride a transport")
+                    else:
+                        size += table[utype].transport_size * n
+            if size > (table["transport"].capacity or 5):
+                bad(("cargo", space, i), "more cargo than one transport carries (1 land unit + 1 infantry)")
+        for owner, n in per_owner.items():
+            have = ((units.get(space) or {}).get(owner) or {}).get("transport", 0)
+            if n > have:
+                bad(("cargo", space), f"{n} loaded {owner} transports listed but {have} in {space}")
+    return problems

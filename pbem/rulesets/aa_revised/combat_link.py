@@ -1,0 +1,176 @@
+"""The bridge to the combat module: the position's units become battle pieces, the orders become
+battle decisions, and the battle's result goes back onto the board.
+
+`combat.py` throws the dice of battles, bombing raids and rocket strikes and knows nothing of the
+map or the turn; this module knows nothing of dice. See docs/combat-api.md.
+"""
+
+from __future__ import annotations
+
+from pbem.rulesets.aa_revised import combat
+from pbem.rulesets.aa_revised.battles import Battle, NEVER_CASUALTIES, rehouse_carrier_fighters, retreat_options
+from pbem.rulesets.aa_revised.capture import take_territory
+from pbem.rulesets.aa_revised.context import Outcome, Turn
+from pbem.rulesets.aa_revised.orders import BattleDecisions
+from pbem.rulesets.aa_revised.state import Unit
+
+
+# --- pieces ----------------------------------------------------------------------------------
+
+def _piece(turn: Turn, unit: Unit, fighting: set[int]) -> combat.Piece:
+    """A unit as a battle piece, with what it carries that does not fight (its cargo)."""
+    cargo = tuple(combat.Piece(c.id, c.type, c.owner) for c in turn.pos.cargo_of(unit) if c.id not in fighting)
+    return combat.Piece(unit.id, unit.type, unit.owner, damaged=unit.damage > 0, cargo=cargo)
+
+
+def _developments(turn: Turn) -> dict[str, frozenset[str]]:
+    return {p: frozenset(d) for p, d in turn.pos.developments.items()}
+
+
+# --- decisions -------------------------------------------------------------------------------
+
+def _casualty_order(types: list[str] | None, label: str, damage_first: bool = True,
+                    keep_land_unit: bool = True) -> combat.CasualtyOrder:
+    if types:
+        return combat.CasualtyOrder(tuple(types), damage_first, keep_land_unit, label)
+    return combat.CasualtyOrder(damage_battleships_first=damage_first, keep_land_unit=keep_land_unit)
+
+
+def battle_orders(turn: Turn, battle: Battle, retreat_to: str | None, defending: set[str]) -> combat.BattleOrders:
+    """The attacker's decisions for this battle and each defender's standing orders."""
+    d: BattleDecisions | None = battle.decisions
+    space = battle.space
+    if d is not None and d.casualty_order:
+        types, label = d.casualty_order, f"{turn.power}'s casualty order for {space}"
+    elif turn.orders.casualty_order:
+        types, label = turn.orders.casualty_order, f"{turn.power}'s casualty order"
+    else:
+        types, label = None, ""
+        _default_once(turn, f"casualty_order:{turn.power}", turn.power, "casualty order in its battles",
+                      "the cheapest unit first", "the orders give no casualty_order")
+    attacker = combat.PowerOrders(
+        _casualty_order(types, label, d.damage_battleships_first if d else True, d.keep_land_unit if d else True),
+        d.submerge if d else "never")  # type: ignore[arg-type]
+    defenders: dict[str, combat.PowerOrders] = {}
+    for power in sorted(defending, key=turn.board.power_order):
+        standing = turn.standing.get(power)
+        if standing is None:
+            _default_once(turn, f"standing:{power}", power, "casualty order when defending",
+                          "the cheapest unit first", f"{power} has no standing orders")
+            defenders[power] = combat.PowerOrders()
+            continue
+        override = standing.spaces.get(space)
+        types = (override.casualty_order if override and override.casualty_order else standing.casualty_order)
+        damage_first = (override.damage_battleships_first if override and override.damage_battleships_first
+                        is not None else standing.damage_battleships_first)
+        submerge = override.submerge if override and override.submerge else standing.submerge
+        label = f"{power}'s standing orders" + (f" for {space}" if override and override.casualty_order else "")
+        defenders[power] = combat.PowerOrders(_casualty_order(types, label, damage_first, False),
+                                              submerge, standing.shared_casualties)  # type: ignore[arg-type]
+    retreat = combat.RetreatRule()
+    if d is not None and d.retreat is not None and retreat_to is not None:
+        retreat = combat.RetreatRule(d.retreat.after_round, d.retreat.below_units, d.retreat.when_weaker, retreat_to)
+    enemy = combat.CasualtyOrder(label="attacker's pick, default order")
+    if d is not None and d.enemy_casualties:
+        enemy = combat.CasualtyOrder(tuple(d.enemy_casualties), label=f"attacker's pick for {space}")
+    return combat.BattleOrders(attacker, defenders, retreat, enemy)
+
+
+def _default_once(turn: Turn, key: str, power: str, what: str, applied: str, why: str) -> None:
+    if key in turn.rulings_logged:
+        return
+    turn.rulings_logged.add(key)
+    turn.event("default", power=power, what=what, applied=applied, why=why)
+
+
+# --- a battle --------------------------------------------------------------------------------
+
+def run_battle(turn: Turn, b: Battle) -> None:
+    """Fight one battle with the combat module and carry out its result."""
+    pos, board = turn.pos, turn.board
+    fighting = {u.id for u in b.attackers} | {u.id for u in b.defenders if u.type not in NEVER_CASUALTIES}
+    attackers = [_piece(turn, u, fighting) for u in b.attackers]
+    defenders = [_piece(turn, u, fighting) for u in b.defenders if u.type not in NEVER_CASUALTIES]
+    guns = [u for u in b.defenders if u.type == "aa_gun"] if board.is_land(b.space) else []
+    aa_owner = min((g.owner for g in guns), key=board.power_order) if guns else None
+    bombarding = [combat.Piece(u.id, u.type, u.owner) for u in b.bombarding]
+    if bombarding:
+        turn.ruling("bombardment_targets")
+    retreat_to = None
+    if b.decisions is not None and b.decisions.retreat is not None:
+        if b.decisions.retreat.to in retreat_options(turn, b.space):
+            retreat_to = b.decisions.retreat.to
+        else:
+            turn.default(f"retreat from {b.space}", "no retreat",
+                         f"{b.decisions.retreat.to} is no longer a friendly space the attackers came from")
+    battle = combat.Battle(
+        b.id, b.space, "land" if board.is_land(b.space) else "sea", turn.power, tuple(attackers), tuple(defenders),
+        aa_gun=aa_owner, bombarding=tuple(bombarding), amphibious=b.kind.startswith("amphibious"),
+        developments=_developments(turn), bombardment_targets=turn.opt("bombardment_targets"))
+    result = combat.resolve_battle(battle, battle_orders(turn, b, retreat_to, {p.owner for p in defenders}),
+                                   turn.roll)
+    for u in b.attackers + b.bombarding:
+        u.fought = True
+    for side in ("attacker", "defender"):
+        for piece in result.casualties[side]:
+            if piece.id in pos.units:
+                for rider in pos.cargo_of(pos.units[piece.id]):
+                    if rider.id in fighting:
+                        rider.aboard = None  # a fighter that defended in the air outlives its carrier
+                pos.remove(pos.units[piece.id])
+        for piece in result.submerged[side]:
+            if piece.id in pos.units:
+                pos.units[piece.id].submerged = True
+    for piece in result.retreated_pieces:
+        unit = pos.units.get(piece.id)
+        if unit is None:
+            continue
+        unit.retreated = True
+        if turn.table.cls(unit.type) != "air" and retreat_to is not None:
+            pos.move_unit(unit, retreat_to)
+    won = result.winner == "attacker"
+    captured = False
+    if won and combat.takes_territory(battle, result.attackers):
+        holder = pos.control.get(b.space)
+        captured = holder is not None and board.enemies(holder, turn.power)
+    events = [dict(e) for e in result.events]
+    if captured and events and events[-1]["type"] == "battle_end":
+        events[-1]["captured"] = True
+    turn.log.extend(events)
+    if captured:
+        take_territory(turn, b.space, turn.power)
+    turn.outcomes[b.space] = Outcome(won=won, captured=captured, retreated=result.retreated,
+                                     lost=not won and not result.retreated)
+    if board.is_sea(b.space):
+        rehouse_carrier_fighters(turn, b.space)
+
+
+# --- bombing raids and rockets ----------------------------------------------------------------
+
+def run_raid(turn: Turn, territory: str, bombers: list[Unit]) -> None:
+    """A strategic bombing raid on the complex in `territory`."""
+    pos, board = turn.pos, turn.board
+    victim = next((u.owner for u in pos.units_in(territory, type="industrial_complex")), None)
+    if victim is None or not board.enemies(victim, turn.power):
+        turn.event("move_skipped", phase="combat", power=turn.power, units=turn.counts(bombers),
+                   **{"from": bombers[0].start_space}, to=territory, reason=f"no enemy industrial complex in {territory}")
+        return
+    guns = [u for u in pos.enemy_units_in(territory, turn.power) if u.type == "aa_gun"]
+    aa_owner = min((g.owner for g in guns), key=board.power_order) if guns else None
+    result = combat.resolve_bombing_raid(
+        territory, [combat.Piece(u.id, u.type, u.owner) for u in bombers], victim, board.ipc(territory),
+        pos.treasury.get(victim, 0), turn.roll, aa_gun=aa_owner, developments=_developments(turn), battle=None)
+    for piece in result.shot_down:
+        if piece.id in pos.units:
+            pos.remove(pos.units[piece.id])
+    pos.treasury[victim] = pos.treasury.get(victim, 0) - result.paid
+    turn.log.extend([dict(e) for e in result.events])
+
+
+def run_rocket(turn: Turn, origin: str, target: str, victim: str) -> None:
+    """One AA gun's rocket strike at the complex in `target`."""
+    pos = turn.pos
+    result = combat.resolve_rocket_strike(origin, target, turn.power, victim, turn.board.ipc(target),
+                                          pos.treasury.get(victim, 0), turn.roll)
+    pos.treasury[victim] = pos.treasury.get(victim, 0) - result.paid
+    turn.log.add(**dict(result.event))

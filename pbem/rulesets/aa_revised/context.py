@@ -1,0 +1,193 @@
+"""What every phase of a turn works on: the position, the orders, the log, the dice, the facts of
+the start of the turn, and whether the turn is being checked or played.
+
+The same phase code runs twice: `check_orders` runs it on a copy of the position without dice,
+collecting every problem (`checking` is true; battles are assumed won), and `resolve` runs it for
+real. A rule is therefore written once and can never be checked one way and played another.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from pbem.core.errors import Problem
+from pbem.core.events import EventLog
+from pbem.core.ruleset import Dice
+from pbem.core.yamlio import FieldPath
+from pbem.rulesets.aa_revised.board import Board, board
+from pbem.rulesets.aa_revised.options import option
+from pbem.rulesets.aa_revised.orders import Move, Orders, StandingOrders
+from pbem.rulesets.aa_revised.state import Position, Unit
+from pbem.rulesets.aa_revised.units import UnitTable, unit_table
+
+
+@dataclass
+class Assault:
+    """An amphibious assault declared in the combat move: cargo that goes ashore after any sea battle."""
+
+    zone: str
+    target: str
+    transports: list[int]  # ids of the acting power's transports (empty for an ally's transport)
+    cargo: list[int]  # ids of the land units that land
+    move: Move
+
+
+@dataclass
+class Outcome:
+    """How a battle (or an uncontested entry) ended, for `if:` conditions and the report."""
+
+    won: bool = False
+    captured: bool = False
+    lost: bool = False
+    retreated: bool = False
+
+    def matches(self, wanted: str) -> bool:
+        return {"won": self.won, "captured": self.captured, "lost": self.lost,
+                "retreated": self.retreated, "not_captured": not self.captured}[wanted]
+
+
+@dataclass
+class Turn:
+    """One power's turn in progress."""
+
+    pos: Position
+    orders: Orders
+    standing: dict[str, StandingOrders]
+    log: EventLog
+    dice: Dice | None
+    checking: bool
+    power: str = ""
+    problems: list[Problem] = field(default_factory=list)
+    start_control: dict[str, str] = field(default_factory=dict)
+    start_enemies: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    captured: set[str] = field(default_factory=set)  # territories that changed hands this turn
+    assaults: list[Assault] = field(default_factory=list)
+    raids: list[tuple[Move, list[int]]] = field(default_factory=list)  # bombing raids: move, bomber ids
+    battle_spaces: list[str] = field(default_factory=list)  # spaces entered in the combat move, in order
+    outcomes: dict[str, Outcome] = field(default_factory=dict)
+    pickups: dict[int, str] = field(default_factory=dict)  # fighter id -> start zone of its carrier
+    unit_moves: dict[int, Move] = field(default_factory=dict)  # unit id -> its combat move
+    landed_fighters: set[int] = field(default_factory=set)
+    rulings_logged: set[str] = field(default_factory=set)  # rulings (and once-a-turn defaults) logged
+    battle_count: int = 0
+    purchase_readable: bool = True  # false when a unit name of the purchase could not be read
+    skip_economy: bool = False  # the power's capital is enemy-held: no research, purchase, mobilize, income
+
+    def __post_init__(self) -> None:
+        self.power = self.orders.power or self.pos.next_power
+        self.start_control = dict(self.pos.control)
+        b = self.board
+        for u in self.pos.all_units():
+            if b.enemies(u.owner, self.power) and not (u.aboard is not None and self.table.cls(u.type) == "land"):
+                self.start_enemies.setdefault(u.space, []).append((u.owner, u.type))
+
+    # --- shortcuts ----------------------------------------------------------------------------
+
+    @property
+    def board(self) -> Board:
+        return board()
+
+    @property
+    def table(self) -> UnitTable:
+        return unit_table()
+
+    @property
+    def side(self) -> str:
+        return self.board.side[self.power]
+
+    @property
+    def developments(self) -> list[str]:
+        return self.pos.developments.get(self.power, [])
+
+    def opt(self, name: str) -> Any:
+        return self.pos.options.get(name, option(name).default)
+
+    # --- start-of-turn facts ------------------------------------------------------------------
+
+    def enemy_at_start(self, space: str) -> bool:
+        """Enemy units stood in `space` when the turn began."""
+        return bool(self.start_enemies.get(space))
+
+    def enemy_types_at_start(self, space: str) -> set[str]:
+        return {t for _, t in self.start_enemies.get(space, [])}
+
+    def hostile_at_start(self, space: str) -> bool:
+        """Hostile when the turn began: enemy-controlled territory, or any space with enemy units."""
+        if self.enemy_at_start(space):
+            return True
+        holder = self.start_control.get(space)
+        return self.board.is_land(space) and holder is not None and self.board.enemies(holder, self.power)
+
+    def friendly_at_start(self, territory: str) -> bool:
+        """A territory our side controlled when the turn began (where aircraft may land)."""
+        holder = self.start_control.get(territory)
+        return holder is not None and self.board.friendly(holder, self.power)
+
+    # --- present facts ------------------------------------------------------------------------
+
+    def friendly_territory_now(self, territory: str) -> bool:
+        holder = self.pos.control.get(territory)
+        return holder is not None and self.board.friendly(holder, self.power)
+
+    def hostile_zone_now(self, zone: str) -> bool:
+        """A sea zone holding enemy units other than submerged submarines."""
+        return bool(self.pos.enemy_units_in(zone, self.power))
+
+    def can_land_now(self, unit: Unit, space: str) -> bool:
+        """Whether an aircraft may end its move in `space` now (carriers with room count for fighters)."""
+        if self.board.is_land(space):
+            return self.friendly_at_start(space) and self.friendly_territory_now(space) and space not in self.captured
+        if unit.type != "fighter":
+            return False
+        if unit.aboard is not None and unit.space == space:
+            return True
+        return self.carrier_with_room(space, unit) is not None
+
+    def carrier_with_room(self, zone: str, fighter: Unit) -> Unit | None:
+        """A friendly carrier in `zone` with room, own carriers first."""
+        b = self.board
+        carriers = [c for c in self.pos.units_in(zone, type="carrier")
+                    if b.friendly(c.owner, fighter.owner) and self.pos.room_on(c) > 0]
+        carriers.sort(key=lambda c: (c.owner != fighter.owner, b.power_order(c.owner), c.id))
+        return carriers[0] if carriers else None
+
+    # --- reporting ----------------------------------------------------------------------------
+
+    def problem(self, where: FieldPath, message: str, allowed: str | None = None) -> None:
+        """A problem with the orders (only while checking; in play the caller reports a skip)."""
+        self.problems.append(self.orders.doc.problem(where, message, allowed))
+
+    def event(self, type: str, **fields: Any) -> None:
+        if not self.checking:
+            self.log.add(type, **fields)
+
+    def ruling(self, name: str) -> None:
+        """Log a ruling or option the first time it decides something in this turn."""
+        if name in self.rulings_logged or self.checking:
+            return
+        self.rulings_logged.add(name)
+        o = option(name)
+        value = self.opt(name) if name in self.pos.options else o.default
+        text = o.text if len(o.allowed) == 1 else f"Option {name} = {value}. {o.text}"
+        self.log.add("ruling", rule=name, text=text)
+
+    def default(self, what: str, applied: Any, why: str) -> None:
+        self.event("default", power=self.power, what=what, applied=applied, why=why)
+
+    def roll(self, count: int) -> list[int]:
+        if count <= 0:
+            return []
+        if self.dice is None:
+            raise RuntimeError("no dice while checking orders")
+        return list(self.dice.roll(count))
+
+    def counts(self, units: list[Unit]) -> dict[str, int]:
+        """{type: n} of some units, in unit-table order."""
+        raw: dict[str, int] = {}
+        for u in units:
+            raw[u.type] = raw.get(u.type, 0) + 1
+        return {t: raw[t] for t in self.table.sort_types(raw)}
+
+    def power_counts(self, units: list[Unit]) -> dict[str, dict[str, int]]:
+        return self.pos.counts(units)

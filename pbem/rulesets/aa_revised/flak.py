@@ -1,0 +1,46 @@
+"""AA fire at aircraft on their flight path, outside any battle.
+
+The gun of a hostile territory fires at aircraft that fly over it in the combat move, and at
+aircraft that fought flying back over it; only one gun per territory fires, however many stand
+there. Who fires how many dice, and which aircraft the hits destroy (the owner's choice: its
+`casualty_order`, else the default order), are the combat module's rules; this module only finds
+the guns on the path, in path order.
+"""
+
+from __future__ import annotations
+
+from pbem.rulesets.aa_revised import combat
+from pbem.rulesets.aa_revised.context import Turn
+from pbem.rulesets.aa_revised.state import Unit
+
+
+def flak(turn: Turn, aircraft: list[Unit], spaces: list[str]) -> None:
+    """Fire the AA guns of `spaces`, in path order, at the aircraft still flying."""
+    if turn.checking:
+        return
+    for space in spaces:
+        flying = [u for u in aircraft if u.id in turn.pos.units]
+        if not flying:
+            return
+        guns = [u for u in turn.pos.enemy_units_in(space, turn.power) if u.type == "aa_gun"]
+        if not guns:
+            continue
+        gun_owner = min((g.owner for g in guns), key=turn.board.power_order)
+        pieces = tuple(combat.Piece(u.id, u.type, u.owner) for u in flying)
+        # the flight as a one-step battle: the AA gun's volley and the owner's choice of losses
+        battle = combat.Battle("flak", space, "land", turn.power, pieces, (), aa_gun=gun_owner)
+        volley = combat.aa_volley(battle, pieces)
+        if volley is None:
+            continue
+        order = turn.orders.casualty_order
+        casualties = combat.CasualtyOrder(tuple(order), label=f"{turn.power}'s casualty order") if order \
+            else combat.CasualtyOrder()
+        policy = combat.casualty_policies(battle, combat.BattleOrders(combat.PowerOrders(casualties)))["attacker"]
+        dice = turn.roll(volley.dice)
+        hits = sum(1 for d in dice if d <= volley.value)
+        shot = combat.take_casualties(pieces, hits, volley.target, policy)
+        lost = [turn.pos.units[p.id] for p in shot.killed]
+        for u in lost:
+            turn.pos.remove(u)
+        turn.event("aa_fire", space=space, power=gun_owner, targets=turn.counts(flying), dice=dice, hits=hits,
+                   casualties=turn.counts(lost), battle=None)

@@ -1,0 +1,233 @@
+"""Phase 2 (purchase) and phase 6 (mobilize new units).
+
+Units are placed at industrial complexes the power has controlled since the start of its turn, at
+most the territory's IPC value per complex; ships go into a sea zone next to such a complex and
+count against it; fighters may enter play aboard carriers placed in the same zone. A new complex
+goes into a territory held since the start of the turn, worth at least 1 IPC, without one already.
+Every unit bought must be placed: orders that buy a unit without a legal placement are refused.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pbem.rulesets.aa_revised.names import a
+from pbem.rulesets.aa_revised.context import Turn
+from pbem.rulesets.aa_revised.orders import Placement
+from pbem.rulesets.aa_revised.research import research_cost
+from pbem.rulesets.aa_revised.state import Unit
+
+
+def check_purchase(turn: Turn) -> None:
+    """The units bought and the research dice together must not cost more than the treasury."""
+    if turn.skip_economy and turn.orders.purchase:
+        turn.ruling("lost_capital_orders")
+        turn.problem(("purchase",), f"{turn.power}'s capital is held by the enemy: no purchases until it is freed")
+        return
+    cost = turn.table.cost(turn.orders.purchase)
+    research = research_cost(turn)
+    have = turn.pos.treasury.get(turn.power, 0)
+    if cost + research > have:
+        what = f"{cost} IPCs of units" + (f" and {research} IPCs of research dice" if research else "")
+        where = ("purchase",) if turn.orders.purchase else ("research", "dice")
+        turn.problem(where, f"{what} cost {cost + research} IPCs; {turn.power} has {have}", f"{have} IPCs or less")
+
+
+def purchase_units(turn: Turn) -> None:
+    if turn.skip_economy or not turn.orders.purchase:
+        return
+    cost = turn.table.cost(turn.orders.purchase)
+    turn.pos.treasury[turn.power] -= cost
+    turn.event("purchase", power=turn.power, units=dict(turn.orders.purchase), cost=cost,
+               treasury_after=turn.pos.treasury[turn.power])
+
+
+@dataclass
+class Factory:
+    """A complex the power may mobilize at this turn, and how much it may still produce."""
+
+    territory: str
+    limit: int
+    used: int = 0
+    zones: list[str] = field(default_factory=list)
+
+    @property
+    def room(self) -> int:
+        return self.limit - self.used
+
+
+def usable_complexes(turn: Turn) -> dict[str, Factory]:
+    """Complexes the power controlled at the start of the turn and may use (not an ally's)."""
+    b = turn.board
+    result = {}
+    for territory in b.sort_spaces(b.territories):
+        if turn.start_control.get(territory) != turn.power:
+            continue
+        if not any(u.type == "industrial_complex" and not u.placed for u in turn.pos.units_in(territory)):
+            continue
+        original = b.territories[territory].original_owner
+        if original not in (None, turn.power) and b.friendly(original, turn.power) and turn.pos.capital_held(original):
+            continue  # an ally's complex, usable only while that ally's capital is in enemy hands
+        result[territory] = Factory(territory, b.ipc(territory), zones=b.coastal_zones(territory))
+    return result
+
+
+def mobilize(turn: Turn) -> None:
+    """Check (while checking) and carry out the placements of the orders."""
+    orders = turn.orders
+    if turn.skip_economy:
+        if orders.placements and turn.checking:
+            turn.ruling("lost_capital_orders")
+            turn.problem(("place",), f"{turn.power}'s capital is held by the enemy: nothing was bought, nothing is placed")
+        return
+    b, table = turn.board, turn.table
+    factories = usable_complexes(turn)
+    placed: dict[str, int] = {}
+    new_complexes: set[str] = set()
+    sea_fighters: dict[str, int] = {}
+    sea_carriers: dict[str, int] = {}
+    for p in orders.placements:
+        for utype, n in p.units.items():
+            placed[utype] = placed.get(utype, 0) + n
+        if b.is_land(p.at):
+            _place_on_land(turn, p, factories, new_complexes)
+        else:
+            _place_at_sea(turn, p, factories, sea_fighters, sea_carriers)
+    for zone, fighters in sea_fighters.items():
+        room = sea_carriers.get(zone, 0) * (table["carrier"].capacity or 2)
+        if fighters > room and turn.checking:
+            turn.problem(("place",), f"{fighters} fighters enter play aboard new carriers in {zone}, which have room "
+                                     f"for {room}")
+    if turn.checking and turn.purchase_readable:
+        bought = orders.purchase
+        for utype in table.sort_types(set(bought) | set(placed)):
+            if bought.get(utype, 0) != placed.get(utype, 0):
+                where = ("purchase", utype) if utype in bought else ("place",)
+                turn.ruling("unplaceable_units")
+                turn.problem(where, f"{bought.get(utype, 0)} {utype} bought but {placed.get(utype, 0)} placed: "
+                                    "every unit bought must be placed exactly once", f"{bought.get(utype, 0)}")
+
+
+def _place_on_land(turn: Turn, p: Placement, factories: dict[str, Factory], new_complexes: set[str]) -> None:
+    b, table = turn.board, turn.table
+    units = dict(p.units)
+    if "industrial_complex" in units:
+        n = units.pop("industrial_complex")
+        ok = True
+        if turn.start_control.get(p.at) != turn.power:
+            ok = _bad(turn, p, ("units", "industrial_complex"),
+                      f"a new complex goes only where {turn.power} has ruled since the start of the turn")
+        elif b.ipc(p.at) < 1:
+            ok = _bad(turn, p, ("units", "industrial_complex"), f"{p.at} is worth {b.ipc(p.at)} IPCs: a complex needs "
+                                                             "a territory worth at least 1")
+        elif n > 1 or p.at in new_complexes or turn.pos.units_in(p.at, type="industrial_complex"):
+            ok = _bad(turn, p, ("units", "industrial_complex"), f"{p.at} would have more than one industrial complex")
+        new_complexes.add(p.at)
+        if ok and not turn.checking:
+            turn.ruling("new_complex")
+            _put(turn, p.at, {"industrial_complex": n})
+    if not units:
+        return
+    for utype in units:
+        if table.cls(utype) == "sea":
+            _bad(turn, p, ("units", utype), f"{a(utype)} is placed in a sea zone next to the complex, not in {p.at}")
+            return
+    factory = factories.get(p.at)
+    if factory is None:
+        why = ("it has no complex you have held since the start of the turn" if p.at not in new_complexes
+               else "a complex placed this turn produces from your next turn")
+        _bad(turn, p, ("at",), f"you cannot mobilize in {p.at}: {why}", ", ".join(factories) or "none")
+        return
+    count = sum(units.values())
+    if count > factory.room:
+        _bad(turn, p, ("units",), f"the complex in {p.at} may mobilize {factory.limit} units a turn (its IPC value); "
+                                  f"{factory.used} already placed there, {count} more asked", f"{factory.room} or fewer")
+        return
+    factory.used += count
+    if not turn.checking:
+        _put(turn, p.at, units)
+
+
+def _place_at_sea(turn: Turn, p: Placement, factories: dict[str, Factory],
+                  sea_fighters: dict[str, int], sea_carriers: dict[str, int]) -> None:
+    b, table = turn.board, turn.table
+    units = dict(p.units)
+    for utype in units:
+        cls = table.cls(utype)
+        if cls in ("land", "building") or utype == "bomber":
+            _bad(turn, p, ("units", utype), f"{a(utype)} does not enter play at sea (land units and bombers are placed "
+                                            "only in a territory with a complex)")
+            return
+    near = [f for f in factories.values() if p.at in f.zones]
+    if p.via is not None:
+        factory = factories.get(p.via)
+        if factory is None or p.at not in factory.zones:
+            _bad(turn, p, ("via",), f"{p.via} has no usable complex next to {p.at}",
+                 ", ".join(f.territory for f in near) or "none")
+            return
+    else:
+        if not near:
+            _bad(turn, p, ("at",), f"{p.at} borders no complex you may mobilize at",
+                 ", ".join(z for f in factories.values() for z in f.zones) or "none")
+            return
+        count = sum(units.values())
+        fitting = [f for f in near if f.room >= count]
+        factory = fitting[0] if fitting else near[0]
+        if len(near) > 1:
+            turn.ruling("sea_placement_complex")
+            turn.default(f"complex for the ships placed in {p.at}", factory.territory,
+                         f"{p.at} borders several complexes ({', '.join(f.territory for f in near)}) and `via` was not given")
+    count = sum(units.values())
+    if count > factory.room:
+        turn.ruling("placement_limit")
+        _bad(turn, p, ("units",), f"the complex in {factory.territory} may mobilize {factory.limit} units a turn; "
+                                  f"{factory.used} already placed there, {count} more asked", f"{factory.room} or fewer")
+        return
+    factory.used += count
+    if units.get("fighter") or (p.aboard or 0):
+        turn.ruling("placement_limit")
+    new_fighters = units.get("fighter", 0)
+    aboard = p.aboard if p.aboard is not None else new_fighters
+    if aboard < new_fighters:
+        _bad(turn, p, ("aboard",), "fighters enter play at sea only aboard new carriers", f"{new_fighters} or more")
+        return
+    boarding = aboard - new_fighters  # fighters already standing in the complex's territory
+    sea_fighters[p.at] = sea_fighters.get(p.at, 0) + aboard
+    sea_carriers[p.at] = sea_carriers.get(p.at, 0) + units.get("carrier", 0)
+    existing = [u for u in turn.pos.units_in(factory.territory, owner=turn.power, type="fighter")]
+    if boarding > len(existing):
+        if turn.checking:
+            _bad(turn, p, ("aboard",), f"{boarding} fighters from {factory.territory} would board, {len(existing)} are "
+                                       "there", f"{new_fighters + len(existing)} or fewer")
+            return
+        turn.default(f"fighters from {factory.territory} boarding new carriers in {p.at}", len(existing),
+                     f"only {len(existing)} were there when the units were placed")
+        boarding = len(existing)
+    if turn.checking:
+        return
+    new = _put(turn, p.at, units)
+    carriers = [u for u in new if u.type == "carrier"]
+    riders = [u for u in new if u.type == "fighter"] + sorted(existing, key=lambda u: u.id)[:boarding]
+    for fighter in riders:
+        seat = next((c for c in carriers if turn.pos.room_on(c) > 0), None)
+        if seat is None:
+            break
+        fighter.aboard = seat.id
+        fighter.space = p.at
+
+
+def _put(turn: Turn, space: str, units: dict[str, int]) -> list[Unit]:
+    new = []
+    for utype in turn.table.sort_types(units):
+        for _ in range(units[utype]):
+            u = turn.pos.add(turn.power, utype, space)
+            u.placed = True
+            new.append(u)
+    turn.event("place", power=turn.power, space=space, units={t: units[t] for t in turn.table.sort_types(units)})
+    return new
+
+
+def _bad(turn: Turn, p: Placement, sub: tuple, message: str, allowed: str | None = None) -> bool:
+    if turn.checking:
+        turn.problem(p.where + sub, message, allowed)
+    return False

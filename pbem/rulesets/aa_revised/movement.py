@@ -1,0 +1,819 @@
+"""Combat and noncombat movement: which units a move takes, whether its path is legal, and carrying it out.
+
+Every move goes through `check_move`, which lists what is wrong with it (a path through a neutral,
+a tank that must stop, a transport that would load in a hostile zone, ...) and, when nothing is,
+returns a `MovePlan`; `apply_move` then changes the position and records the `move` event. While
+orders are being checked a wrong move becomes a problem with its file, line and field; while the
+turn is played (only possible for noncombat moves whose battles went differently than hoped) it
+becomes a `move_skipped` event with the reason.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from pbem.core.yamlio import FieldPath
+from pbem.rulesets.aa_revised.capture import take_territory
+from pbem.rulesets.aa_revised.context import Assault, Outcome, Turn
+from pbem.rulesets.aa_revised.flak import flak
+from pbem.rulesets.aa_revised.names import a
+from pbem.rulesets.aa_revised.orders import Move
+from pbem.rulesets.aa_revised.state import Unit
+
+Error = tuple[FieldPath, str, "str | None"]
+
+
+@dataclass
+class MovePlan:
+    """A checked move, ready to be carried out."""
+
+    move: Move
+    units: list[Unit]
+    loads: list[tuple[Unit, Unit]] = field(default_factory=list)  # (land unit, transport)
+    unload_units: list[Unit] = field(default_factory=list)
+    blitzed: str | None = None  # the empty enemy territory a tank took on its way
+    flak: list[str] = field(default_factory=list)  # territories whose AA guns fire at the aircraft
+    assault: str | None = None  # territory of an amphibious assault
+    board_transports: list[tuple[Unit, Unit]] = field(default_factory=list)  # land unit boarding a waiting transport
+
+
+# --- units -----------------------------------------------------------------------------------
+
+def is_air(turn: Turn, u: Unit) -> bool:
+    return turn.table.cls(u.type) == "air"
+
+
+def is_land(turn: Turn, u: Unit) -> bool:
+    return turn.table.cls(u.type) == "land"
+
+
+def is_sea(turn: Turn, u: Unit) -> bool:
+    return turn.table.cls(u.type) == "sea"
+
+
+def can_move_now(turn: Turn, u: Unit, phase: str) -> bool:
+    """Whether a unit may be given a move at all in this phase (the finer rules come later)."""
+    if u.placed:
+        return False
+    if phase == "combat":
+        return not u.moved and not u.fought
+    if u.moved_noncombat:
+        return False
+    if is_air(turn, u):
+        return True  # aircraft that moved or fought make their landing move now
+    if u.type == "transport":
+        return not u.moved  # a transport that fought may still load or unload in place
+    if u.type == "carrier" and not u.moved:
+        return True  # a carrier that fought may still make a declared pick-up
+    return not u.used
+
+
+def pick_units(turn: Turn, move: Move, phase: str, taken: set[int], errors: list[Error]) -> list[Unit]:
+    """The pieces a move takes: for each type, the units that can move, least used first."""
+    chosen: list[Unit] = []
+    b = turn.board
+    for utype, n in move.units.items():
+        where = move.where + ("units", utype)
+        cls = turn.table.cls(utype)
+        if cls == "building":
+            errors.append((where, "an industrial complex never moves", None))
+            continue
+        candidates = turn.pos.units_in(move.frm, owner=turn.power, type=utype, include_cargo=True)
+        if cls == "land":
+            # land units in a sea zone are cargo; land units in a territory are not
+            candidates = [u for u in candidates if (u.aboard is not None) == b.is_sea(move.frm)]
+        present = len(candidates)
+        candidates = [u for u in candidates if u.id not in taken and can_move_now(turn, u, phase)]
+        if move.cargo is not None and utype in ("transport", "carrier"):
+            candidates = [u for u in candidates if _cargo_counts(turn, u) == move.cargo]
+        candidates.sort(key=lambda u: _pick_key(turn, u, move))
+        if len(candidates) > n and _pick_key(turn, candidates[n - 1], move)[:2] != _pick_key(turn, candidates[n], move)[:2]:
+            turn.ruling("unit_choice")  # the units left behind differ from those that go
+        if len(candidates) < n:
+            gone = sum(1 for u in turn.pos.all_units() if u.owner == turn.power and u.type == utype
+                       and u.start_space == move.frm and u.space != move.frm and u.id in taken)
+            if gone and present + gone >= n:
+                errors.append((where, f"only {len(candidates)} of your {present + gone} {utype} in {move.frm} "
+                                      "can move: the others are used by an earlier move", f"at most {len(candidates)}"))
+                continue
+            if present == 0 and not turn.checking and phase == "noncombat":
+                message = f"no {utype} of yours is left in {move.frm} (lost in battle or to AA fire)"
+            elif present == 0:
+                message = f"you have no {utype} in {move.frm}"
+            elif present < n:
+                message = f"you have only {present} {utype} in {move.frm}"
+            elif move.cargo is not None and utype in ("transport", "carrier"):
+                message = f"only {len(candidates)} {utype} in {move.frm} carry exactly {move.cargo} and can move"
+            else:
+                message = (f"only {len(candidates)} of your {present} {utype} in {move.frm} can move: "
+                           f"the others {'already moved or fought' if phase == 'noncombat' else 'are used by an earlier move'}")
+            errors.append((where, message, f"at most {len(candidates)}"))
+            continue
+        chosen += candidates[:n]
+    return chosen
+
+
+def _cargo_counts(turn: Turn, carrier: Unit) -> dict[str, int]:
+    return turn.counts(turn.pos.cargo_of(carrier))
+
+
+def _pick_key(turn: Turn, u: Unit, move: Move) -> tuple:
+    aboard = len(turn.pos.cargo_of(u)) if u.type in ("transport", "carrier") else 0
+    # a transport asked to unload (and not to load) should be one that carries something
+    cargo_pref = -aboard if (move.unload and not move.load) else aboard
+    return (-u.movement_left, cargo_pref, u.id)
+
+
+# --- geometry --------------------------------------------------------------------------------
+
+def air_can_enter(turn: Turn) -> Callable[[str, str], bool]:
+    b = turn.board
+    return lambda _, n: not b.is_neutral(n)
+
+
+def sea_can_enter(turn: Turn) -> Callable[[str, str], bool]:
+    """Sea steps, closing canals the side did not control at the start of the turn."""
+    b = turn.board
+
+    def enter(here: str, n: str) -> bool:
+        if not b.is_sea(n):
+            return False
+        canal = b.canal_between(here, n)
+        return canal is None or b.canal_open(canal, turn.side, turn.start_control)
+    return enter
+
+
+def air_distances(turn: Turn, start: str, limit: int) -> dict[str, int]:
+    return turn.board.distances(start, air_can_enter(turn), limit)
+
+
+def check_steps(turn: Turn, move: Move, start: str, path: list[str], errors: list[Error]) -> bool:
+    """Each space of the path must border the one before it."""
+    here = start
+    for i, space in enumerate(path):
+        if not turn.board.adjacent(here, space):
+            errors.append((move.where + ("path", i), f"{space} does not border {here}",
+                           ", ".join(turn.board.sort_spaces(n for n in turn.board.neighbours[here]
+                                                            if not turn.board.is_neutral(n)))))
+            return False
+        here = space
+    return True
+
+
+def canal_errors(turn: Turn, move: Move, errors: list[Error]) -> None:
+    b = turn.board
+    here = move.frm
+    for i, space in enumerate(move.path):
+        canal = b.canal_between(here, space)
+        if canal is not None and not b.canal_open(canal, turn.side, turn.start_control):
+            holders = ", ".join(f"{t}: {turn.start_control.get(t)}" for t in canal.territories)
+            errors.append((move.where + ("path", i),
+                           f"the {canal.name} canal between {here} and {space} is closed to the {turn.side}: "
+                           f"they did not control {' and '.join(canal.territories)} at the start of the turn "
+                           f"({holders})", None))
+        here = space
+
+
+# --- checking a move -------------------------------------------------------------------------
+
+def check_move(turn: Turn, move: Move, phase: str, taken: set[int], errors: list[Error]) -> MovePlan | None:
+    """Everything wrong with a move in this phase; a plan when nothing is."""
+    units = pick_units(turn, move, phase, taken, errors)
+    if errors:
+        return None
+    plan = MovePlan(move, units)
+    b = turn.board
+    if not check_steps(turn, move, move.frm, move.path, errors):
+        return None
+    air = [u for u in units if is_air(turn, u)]
+    land = [u for u in units if is_land(turn, u)]
+    sea = [u for u in units if is_sea(turn, u)]
+    if land and sea:
+        errors.append((move.where + ("units",), "land units do not sail with ships (transports carry them with "
+                                                "`load`)", None))
+        return None
+    if (move.load or move.unload) and not any(u.type == "transport" for u in sea):
+        field_name = "load" if move.load else "unload"
+        errors.append((move.where + (field_name,), "only transports load and unload", None))
+    if move.bombing_raid and (not air or any(u.type != "bomber" for u in units)):
+        errors.append((move.where + ("bombing_raid",), "only bombers make strategic bombing raids", "bomber"))
+    if move.carrier and any(u.type != "fighter" for u in air) or (move.carrier and not air):
+        errors.append((move.where + ("carrier",), "`carrier` is for fighters", None))
+    if move.bombard and not sea:
+        errors.append((move.where + ("bombard",), "only battleships (and destroyers with Combined "
+                                                  "Bombardment) bombard", None))
+    if errors:
+        return None
+    if sea:
+        check_sea(turn, plan, sea, phase, errors)
+    if land:
+        check_land(turn, plan, land, phase, errors)
+    if air:
+        check_air(turn, plan, air, phase, bool(sea), errors)
+    return None if errors else plan
+
+
+def check_land(turn: Turn, plan: MovePlan, land: list[Unit], phase: str, errors: list[Error]) -> None:
+    move, b = plan.move, turn.board
+    if b.is_sea(move.frm):
+        _check_cargo_ashore(turn, plan, land, phase, errors)
+        return
+    if not move.path:
+        errors.append((move.where + ("path",), "units that stay where they are need no move", None))
+        return
+    if b.is_sea(move.path[-1]):
+        _check_boarding(turn, plan, land, phase, errors)
+        return
+    for i, space in enumerate(move.path):
+        if b.is_sea(space):
+            errors.append((move.where + ("path", i), "land units cross the sea only aboard a transport", None))
+            return
+    for u in land:
+        if len(move.path) > u.movement_left:
+            errors.append((move.where + ("path",), f"{a(u.type)} moves {turn.table[u.type].movement} "
+                                                   f"{'space' if turn.table[u.type].movement == 1 else 'spaces'}, "
+                                                   f"this path has {len(move.path)}", f"{u.movement_left} or fewer"))
+            return
+    if phase == "combat":
+        if any(u.type == "aa_gun" for u in land):
+            errors.append((move.where + ("units", "aa_gun"), "AA guns move only in the noncombat move "
+                                                            "(or aboard a transport)", None))
+            return
+        for i, space in enumerate(move.path[:-1]):
+            if not turn.hostile_at_start(space):
+                continue
+            # a tank may pass through one hostile territory that is empty: the blitz
+            if all(u.type == "tank" for u in land) and i == 0 and not turn.enemy_at_start(space):
+                plan.blitzed = space
+                continue
+            reason = (f"{space} holds enemy units ({', '.join(sorted(turn.enemy_types_at_start(space)))})"
+                      if turn.enemy_at_start(space) else f"{space} is enemy territory")
+            who = "tanks" if all(u.type == "tank" for u in land) else "land units"
+            errors.append((move.where + ("path", i), f"{who} must stop in {space}: {reason}"
+                           + (" (only a tank may blitz, through one empty enemy territory)"
+                              if who == "land units" else ""), None))
+            return
+        dest = move.path[-1]
+        if not turn.hostile_at_start(dest) and not plan.blitzed:
+            errors.append((move.where + ("path", len(move.path) - 1),
+                           f"{dest} is friendly: a combat move must end in a hostile space "
+                           "(move there in the noncombat move)", None))
+    else:
+        for i, space in enumerate(move.path):
+            if not turn.friendly_territory_now(space):
+                errors.append((move.where + ("path", i), f"{space} is not friendly: no unit enters a hostile "
+                                                         "territory in the noncombat move", None))
+                return
+
+
+def _check_cargo_ashore(turn: Turn, plan: MovePlan, land: list[Unit], phase: str, errors: list[Error]) -> None:
+    """Land units written as moving from a sea zone: they leave their transport (own or an ally's)."""
+    move, b = plan.move, turn.board
+    if len(move.path) != 1 or not b.is_land(move.path[0]):
+        errors.append((move.where + ("path",), "cargo goes ashore in one step, into a territory next to "
+                                               "the sea zone", None))
+        return
+    target = move.path[0]
+    transports = {u.aboard for u in land}
+    for tid in transports:
+        t = turn.pos.units[tid] if tid in turn.pos.units else None
+        if t is None:
+            continue
+        if t.owner == turn.power and (t.unloaded or (phase == "noncombat" and t.moved)):
+            errors.append((move.where + ("from",), f"the transport carrying them in {move.frm} already "
+                                                   "unloaded or moved this turn", None))
+            return
+        if t.owner == turn.power and phase == "noncombat" and t.fought and (t.retreated or t.loaded):
+            errors.append((move.where + ("from",), "a transport that fought may load or unload, not both, "
+                                                   "and not after retreating", None))
+            return
+    hostile_zone = turn.enemy_at_start(move.frm) if phase == "combat" else turn.hostile_zone_now(move.frm)
+    if hostile_zone:
+        turn.ruling("transport_hostile_zone")
+        errors.append((move.where + ("from",), f"no unloading in {move.frm}: enemy units are there", None))
+        return
+    if phase == "combat":
+        if not turn.hostile_at_start(target):
+            errors.append((move.where + ("path", 0), f"{target} is friendly: unload there in the noncombat move", None))
+            return
+        if any(u.type == "aa_gun" for u in land):
+            errors.append((move.where + ("units", "aa_gun"), "an AA gun never attacks: it does not go ashore in "
+                                                            "an amphibious assault", None))
+            return
+        plan.assault = target
+    elif not turn.friendly_territory_now(target):
+        errors.append((move.where + ("path", 0), f"{target} is not friendly: cargo lands in enemy territory "
+                                                 "only in an amphibious assault (combat move)", None))
+        return
+    plan.unload_units = list(land)
+
+
+def _check_boarding(turn: Turn, plan: MovePlan, land: list[Unit], phase: str, errors: list[Error]) -> None:
+    """Land units moving into a sea zone: they board a friendly transport waiting there."""
+    move = plan.move
+    if phase == "combat":
+        errors.append((move.where + ("path",), "land units board a transport in the combat move only through "
+                                               "the transport's `load` (they must then land in an amphibious "
+                                               "assault)", None))
+        return
+    if len(move.path) != 1:
+        errors.append((move.where + ("path",), "boarding is one step, from a territory into the sea zone next to it", None))
+        return
+    zone = move.path[0]
+    if turn.hostile_zone_now(zone):
+        turn.ruling("transport_hostile_zone")
+        errors.append((move.where + ("path", 0), f"no loading in {zone}: enemy units are there", None))
+        return
+    transports = [t for t in turn.pos.units_in(zone, type="transport") if turn.board.friendly(t.owner, turn.power)
+                  and not (t.owner == turn.power and (t.moved or t.unloaded or (t.fought and t.retreated)))]
+    loads = assign_cargo(turn, transports, land)
+    if loads is None:
+        errors.append((move.where + ("path", 0), f"no friendly transport in {zone} can take "
+                                                 f"{turn.counts(land)} (room: 1 land unit + 1 infantry each; "
+                                                 "your own transports only if they did not move or unload)", None))
+        return
+    turn.ruling("allied_transport")
+    plan.board_transports = loads
+
+
+def assign_cargo(turn: Turn, transports: list[Unit], land: list[Unit],
+                 extra: dict[int, list[Unit]] | None = None) -> list[tuple[Unit, Unit]] | None:
+    """Share land units out among transports (best fit, big units first); None when they do not fit."""
+    table = turn.table
+    room = {t.id: turn.pos.room_on(t) - sum(table[u.type].transport_size or 0 for u in (extra or {}).get(t.id, []))
+            for t in transports}
+    by_id = {t.id: t for t in transports}
+    result = []
+    for u in sorted(land, key=lambda u: (-(table[u.type].transport_size or 99), u.id)):
+        size = table[u.type].transport_size
+        if size is None:
+            return None
+        fits = [tid for tid in room if room[tid] >= size]
+        if not fits:
+            return None
+        best = min(fits, key=lambda tid: (room[tid], tid))
+        room[best] -= size
+        result.append((u, by_id[best]))
+    return result
+
+
+def check_sea(turn: Turn, plan: MovePlan, sea: list[Unit], phase: str, errors: list[Error]) -> None:
+    move, b = plan.move, turn.board
+    for i, space in enumerate(move.path):
+        if not b.is_sea(space):
+            errors.append((move.where + ("path", i), f"{space} is land: ships stay at sea", None))
+            return
+    canal_errors(turn, move, errors)
+    if errors:
+        return
+    for u in sea:
+        if move.path and len(move.path) > u.movement_left:
+            errors.append((move.where + ("path",), f"{a(u.type)} moves 2 sea zones a turn, this path has "
+                                                   f"{len(move.path)}", f"{u.movement_left} or fewer"))
+            return
+    transports = [u for u in sea if u.type == "transport"]
+    if phase == "combat":
+        _check_sea_combat(turn, plan, sea, errors)
+    else:
+        _check_sea_noncombat(turn, plan, sea, errors)
+    if move.load:
+        _check_loads(turn, plan, transports, phase, errors)
+    if move.unload and not any(w[:len(move.where) + 1] == move.where + ("load",) for w, _, _ in errors):
+        _check_unload(turn, plan, transports, phase, errors)
+    if move.bombard:
+        _check_bombard(turn, plan, sea, phase, errors)
+
+
+def _check_sea_combat(turn: Turn, plan: MovePlan, sea: list[Unit], errors: list[Error]) -> None:
+    move = plan.move
+    for i, space in enumerate(move.path[:-1]):
+        enemies = turn.enemy_types_at_start(space)
+        if not enemies:
+            continue
+        if all(u.type == "submarine" for u in sea):
+            if "destroyer" in enemies:
+                errors.append((move.where + ("path", i), f"submarines must stop in {space}: an enemy destroyer "
+                                                         "is there", None))
+                return
+            continue
+        errors.append((move.where + ("path", i), f"ships must stop in {space}: enemy units are there "
+                                                 f"({', '.join(sorted(enemies))}); only submarines sail on", None))
+        return
+    dest = move.to
+    if turn.enemy_at_start(dest) and move.path:
+        return  # into a sea battle
+    if not move.path and turn.enemy_at_start(dest):
+        return  # staying in a zone with enemy units: they attack there
+    if move.path and turn.enemy_at_start(move.frm):
+        return  # leaving a zone where enemy units were at the start of the turn
+    if move.unload or move.bombard:
+        return  # checked with the unload or the bombardment
+    if dest in assault_zones(turn):
+        turn.ruling("combat_move_support")
+        return
+    if not move.path:
+        errors.append((move.where + ("path",), "ships that stay where they are need no move", None))
+    else:
+        errors.append((move.where + ("path", len(move.path) - 1),
+                       f"{dest} holds no enemy units: a combat move must end in a hostile space (or where one of "
+                       "your transports unloads for an amphibious assault); move there in the noncombat move", None))
+
+
+def assault_zones(turn: Turn) -> set[str]:
+    """Sea zones from which this power's transports unload into enemy territory this turn."""
+    zones = set()
+    for m in turn.orders.combat_moves:
+        if m.unload and turn.hostile_at_start(m.unload):
+            zones.add(m.to)
+    return zones
+
+
+def _check_sea_noncombat(turn: Turn, plan: MovePlan, sea: list[Unit], errors: list[Error]) -> None:
+    move = plan.move
+    for u in sea:
+        if u.type == "transport":
+            if move.path and (u.used):
+                errors.append((move.where + ("path",), "a transport that moved or fought in the combat phase "
+                                                       "does not move again (it may only load or unload in place "
+                                                       "if it fought)", None))
+                return
+        elif u.type == "carrier" and u.used:
+            if not move.path or not _is_pickup(turn, u, move.to):
+                errors.append((move.where + ("units", u.type), "a carrier that fought moves in the noncombat "
+                                                               "move only to pick up a fighter declared in the "
+                                                               "combat move", None))
+                return
+            turn.ruling("carrier_pickup")
+        elif u.used:
+            errors.append((move.where + ("units", u.type), f"this {u.type} moved or fought in the combat phase", None))
+            return
+    for i, space in enumerate(move.path):
+        last = i == len(move.path) - 1
+        if turn.hostile_zone_now(space):
+            if turn.pos.units_in(space, owner=turn.power):
+                turn.ruling("hostile_sea_zone")
+            if last or not all(u.type == "submarine" for u in sea):
+                errors.append((move.where + ("path", i), f"{space} holds enemy units: in the noncombat move ships "
+                                                         "sail only through friendly sea zones (submarines may "
+                                                         "pass, not stop)", None))
+                return
+            if any(u.type == "destroyer" for u in turn.pos.enemy_units_in(space, turn.power)):
+                errors.append((move.where + ("path", i), f"submarines must stop in {space}: an enemy destroyer is "
+                                                         "there", None))
+                return
+
+
+def _is_pickup(turn: Turn, carrier: Unit, zone: str) -> bool:
+    return any(turn.pos.units.get(f) is not None and turn.pos.units[f].space == zone and start == carrier.start_space
+               for f, start in turn.pickups.items())
+
+
+def _check_loads(turn: Turn, plan: MovePlan, transports: list[Unit], phase: str, errors: list[Error]) -> None:
+    move, b = plan.move, turn.board
+    stops = [move.frm, *move.path]
+    before = len(errors)
+    pending: dict[int, list[Unit]] = {}
+    taken: set[int] = set()
+    for t in transports:
+        if t.unloaded:
+            errors.append((move.where + ("load",), "a transport that unloaded this turn does not load again", None))
+            return
+        if phase == "noncombat" and t.used and (t.retreated or t.unloaded):
+            errors.append((move.where + ("load",), "a transport that retreated does not load", None))
+            return
+        if phase == "noncombat" and t.fought and (move.path or move.unload):
+            errors.append((move.where + ("load",), "a transport that fought may load or unload, not both, "
+                                                   "and without moving", None))
+            return
+    for j, load in enumerate(move.load):
+        where = load.where
+        at = load.at or move.frm
+        if at not in stops:
+            errors.append((where + ("at",), f"{at} is not on the transport's path", ", ".join(stops)))
+            continue
+        if load.power is not None and load.power != turn.power:
+            errors.append((where + ("power",), f"{load.power}'s land units board a transport on {load.power}'s own "
+                                               "turn (a move of those units into the sea zone)", turn.power))
+            continue
+        if not b.adjacent(at, load.frm) or not b.is_land(load.frm):
+            errors.append((where + ("from",), f"{load.frm} does not border {at}",
+                           ", ".join(b.coasts(at))))
+            continue
+        hostile = turn.enemy_at_start(at) if phase == "combat" else turn.hostile_zone_now(at)
+        if hostile:
+            turn.ruling("transport_hostile_zone")
+            errors.append((where + ("at",) if load.at else where, f"no loading in {at}: enemy units are there", None))
+            continue
+        for utype, n in load.units.items():
+            if turn.table.cls(utype) != "land" or turn.table[utype].transport_size is None:
+                errors.append((where + ("units", utype), f"a transport cannot carry {a(utype)}",
+                               "infantry, artillery, tank, aa_gun"))
+                continue
+            found = [u for u in turn.pos.units_in(load.frm, owner=turn.power, type=utype)
+                     if u.id not in taken and not u.used and not u.moved_noncombat and not u.unloaded
+                     and not u.placed]
+            if len(found) < n:
+                errors.append((where + ("units", utype), f"only {len(found)} {utype} in {load.frm} can board "
+                                                         "(land units do not move before boarding)",
+                               f"at most {len(found)}"))
+                continue
+            for u in sorted(found, key=lambda u: u.id)[:n]:
+                taken.add(u.id)
+                pending.setdefault(-1, []).append(u)
+    if len(errors) > before:
+        return
+    land = pending.get(-1, [])
+    loads = assign_cargo(turn, transports, land)
+    if loads is None:
+        errors.append((move.where + ("load",), f"{turn.counts(land)} do not fit aboard {len(transports)} "
+                                               "transport(s) with their cargo (each takes 1 land unit + 1 "
+                                               "infantry)", None))
+        return
+    if phase == "combat" and not move.unload:
+        errors.append((move.where + ("load",), "land units loaded in the combat move must go ashore in an "
+                                               "amphibious assault (`unload:`); otherwise load them in the "
+                                               "noncombat move", None))
+        return
+    plan.loads = loads
+
+
+def _check_unload(turn: Turn, plan: MovePlan, transports: list[Unit], phase: str, errors: list[Error]) -> None:
+    move, b = plan.move, turn.board
+    target = move.unload or ""
+    where = move.where + ("unload",)
+    if not b.is_land(target) or not b.adjacent(move.to, target):
+        errors.append((where, f"{target} does not border {move.to}, where the transport ends", ", ".join(b.coasts(move.to))))
+        return
+    for t in transports:
+        if t.unloaded:
+            errors.append((where, "this transport already unloaded this turn", None))
+            return
+        if phase == "noncombat" and t.fought and (t.retreated or move.path or plan.loads):
+            errors.append((where, "a transport that fought may load or unload in place, not both, and not after "
+                                  "retreating", None))
+            return
+    cargo = [u for t in transports for u in turn.pos.cargo_of(t) if u.owner == turn.power]
+    cargo += [u for u, _ in plan.loads]
+    if not cargo:
+        errors.append((where, "these transports carry none of your land units", None))
+        return
+    allied = [u for t in transports for u in turn.pos.cargo_of(t) if u.owner != turn.power]
+    if allied:
+        turn.ruling("transport_unload")
+    if phase == "combat":
+        if not turn.hostile_at_start(target):
+            errors.append((where, f"{target} is friendly: unload there in the noncombat move", None))
+            return
+        if any(u.type == "aa_gun" for u in cargo):
+            errors.append((where, "an AA gun never attacks: it may ride a transport in the combat move but does "
+                                  "not go ashore in an amphibious assault", None))
+            return
+        plan.assault = target
+    else:
+        if not turn.friendly_territory_now(target):
+            errors.append((where, f"{target} is hostile: land units go ashore in enemy territory only in an "
+                                  "amphibious assault (combat move)", None))
+            return
+        if turn.hostile_zone_now(move.to):
+            turn.ruling("transport_hostile_zone")
+            errors.append((where, f"no unloading in {move.to}: enemy units are there", None))
+            return
+    plan.unload_units = cargo
+
+
+def _check_bombard(turn: Turn, plan: MovePlan, sea: list[Unit], phase: str, errors: list[Error]) -> None:
+    move = plan.move
+    where = move.where + ("bombard",)
+    if phase != "combat":
+        errors.append((where, "shore bombardment is part of an amphibious assault (combat move)", None))
+        return
+    for u in sea:
+        if u.type == "battleship" or (u.type == "destroyer" and "combined_bombardment" in turn.developments):
+            continue
+        need = " (destroyers need Combined Bombardment)" if u.type == "destroyer" else ""
+        errors.append((move.where + ("units", u.type), f"{a(u.type)} cannot bombard{need}", "battleship"))
+        return
+    target = move.bombard or ""
+    if not turn.board.adjacent(move.to, target):
+        errors.append((where, f"{target} does not border {move.to}", ", ".join(turn.board.coasts(move.to))))
+        return
+    assaults = [m for m in turn.orders.combat_moves if m.to == move.to and
+                (m.unload == target or (turn.board.is_sea(m.frm) and m.frm == move.to and m.path == [target]))]
+    if not assaults:
+        errors.append((where, f"no transport of yours unloads from {move.to} into {target}: ships bombard only "
+                              "from the zone of the transport that unloads", None))
+
+
+def check_air(turn: Turn, plan: MovePlan, air: list[Unit], phase: str, with_ships: bool, errors: list[Error]) -> None:
+    move, b = plan.move, turn.board
+    if not move.path:
+        if phase == "combat" and turn.enemy_at_start(move.frm):
+            return
+        errors.append((move.where + ("path",), "aircraft that stay where they are need no move", None))
+        return
+    for u in air:
+        if len(move.path) > u.movement_left:
+            full = turn.table.movement(u.type, turn.developments)
+            errors.append((move.where + ("path",), f"{a(u.type)} has {u.movement_left} of its {full} spaces of "
+                                                   f"movement left this turn, this path has {len(move.path)}",
+                           f"{u.movement_left} or fewer"))
+            return
+    dest = move.to
+    if phase == "combat":
+        plan.flak = [s for s in move.path[:-1] if _enemy_aa(turn, s)]
+        if move.bombing_raid:
+            owner = _complex_owner(turn, dest)
+            if owner is None or not b.enemies(owner, turn.power):
+                errors.append((move.where + ("path", len(move.path) - 1),
+                               f"{dest} has no enemy industrial complex to bomb", None))
+            return
+        if turn.hostile_at_start(dest) or with_ships:
+            return  # into a battle, or flying along with ships whose own move is checked
+        if b.is_sea(dest) and dest in assault_zones(turn) and all(u.type == "fighter" for u in air):
+            turn.ruling("combat_move_support")
+            return
+        errors.append((move.where + ("path", len(move.path) - 1),
+                       f"{dest} is friendly: a combat move must end in a hostile space "
+                       "(aircraft land in the noncombat move)", None))
+        return
+    # noncombat: fly to a landing place
+    fought = any(u.moved or u.fought for u in air)
+    if turn.opt("noncombat_overfly") == "forbid" and not fought:
+        for i, s in enumerate(move.path[:-1]):
+            if b.is_land(s) and not turn.friendly_territory_now(s):
+                turn.ruling("noncombat_overfly")
+                errors.append((move.where + ("path", i), f"{s} is hostile: in the noncombat move aircraft do not "
+                                                         "fly over hostile territory (option noncombat_overfly = "
+                                                         "forbid)", None))
+                return
+    elif not fought and any(b.is_land(s) and not turn.friendly_territory_now(s) for s in move.path[:-1]):
+        turn.ruling("noncombat_overfly")
+    if fought:
+        plan.flak = [s for s in move.path[:-1] if _enemy_aa(turn, s, now=True)]
+    for u in air:
+        if b.is_land(dest):
+            if not (turn.friendly_at_start(dest) and turn.friendly_territory_now(dest)):
+                why = ("it was taken this turn" if dest in turn.captured or turn.friendly_territory_now(dest)
+                       else "it is hostile")
+                errors.append((move.where + ("path", len(move.path) - 1),
+                               f"aircraft may not land in {dest}: {why} (they land only where their side "
+                               "was at the start of the turn)", None))
+                return
+        elif u.type != "fighter":
+            errors.append((move.where + ("path", len(move.path) - 1), f"{a(u.type)} cannot land at sea", None))
+            return
+    if b.is_sea(dest) and not with_ships:
+        fighters = [u for u in air if u.type == "fighter"]
+        room = sum(turn.pos.room_on(c) for c in turn.pos.units_in(dest, type="carrier")
+                   if b.friendly(c.owner, turn.power))
+        if len(fighters) > room:
+            errors.append((move.where + ("path", len(move.path) - 1),
+                           f"the carriers in {dest} have room for {room} more fighter(s) when the fighters land "
+                           "(carriers move before aircraft land)", None))
+
+
+def _enemy_aa(turn: Turn, space: str, now: bool = False) -> bool:
+    """An enemy AA gun stands in this territory (at the start of the turn, or now)."""
+    if not turn.board.is_land(space):
+        return False
+    if now:
+        return any(u.type == "aa_gun" for u in turn.pos.enemy_units_in(space, turn.power))
+    return "aa_gun" in turn.enemy_types_at_start(space)
+
+
+def _complex_owner(turn: Turn, territory: str) -> str | None:
+    for u in turn.pos.units_in(territory, type="industrial_complex"):
+        return u.owner
+    return None
+
+
+# --- carrying a move out ---------------------------------------------------------------------
+
+def apply_move(turn: Turn, plan: MovePlan, phase: str) -> None:
+    """Change the position for a checked move and record it."""
+    move, pos = plan.move, turn.pos
+    b = turn.board
+    for u, t in plan.loads:
+        u.aboard = t.id
+        u.loaded = True
+        t.loaded = True
+        u.space = t.space
+        if phase == "combat":
+            u.moved = True
+        else:
+            u.moved_noncombat = True
+    for u in plan.units:
+        if phase == "combat":
+            turn.unit_moves[u.id] = move
+        if is_air(turn, u) and u.aboard is not None:
+            u.aboard = None  # takes off
+        u.movement_left -= len(move.path)
+        u.path += move.path
+        if phase == "combat":
+            u.moved = u.moved or bool(move.path) or bool(move.unload) or bool(move.bombard)
+        else:
+            u.moved_noncombat = True
+        if move.path:
+            pos.move_unit(u, move.to)
+        for c in pos.cargo_of(u):
+            if phase == "combat" and move.path and is_land(turn, c):
+                c.moved = True  # the transport's move is its cargo's whole move
+    if move.carrier:
+        for u in plan.units:
+            if u.type == "fighter":
+                turn.pickups[u.id] = move.carrier
+    cargo_units = [c for u in plan.units if u.type == "transport" for c in pos.cargo_of(u)]
+    notes = []
+    for load in move.load if plan.loads else []:
+        notes.append(f"loads {_count_text(load.units)} from {load.frm}"
+                     + (f" at {load.at}" if load.at and load.at != move.frm else ""))
+    if plan.blitzed:
+        notes.append(f"blitz through {plan.blitzed}")
+    if plan.assault:
+        notes.append(f"amphibious assault on {plan.assault}")
+    if move.bombing_raid:
+        notes.append(f"strategic bombing raid on {move.to}")
+    if move.bombard:
+        notes.append(f"to bombard {move.bombard}")
+    if move.carrier:
+        notes.append(f"carrier from {move.carrier} to pick up")
+    if move.note:
+        notes.append(move.note)
+    if plan.units:
+        event = {"phase": phase, "power": turn.power, "units": turn.counts(plan.units), "from": move.frm,
+                 "path": list(move.path), "to": move.to}
+        if cargo_units:
+            event["cargo"] = turn.power_counts(cargo_units)
+        if notes:
+            event["note"] = "; ".join(notes)
+        turn.event("move", **event)
+    # a tank that blitzes takes the empty territory at once, before it moves on
+    if plan.blitzed:
+        take_territory(turn, plan.blitzed, turn.power)
+        turn.outcomes[plan.blitzed] = Outcome(won=True, captured=True)
+    if move.bombing_raid:
+        turn.raids.append((move, [u.id for u in plan.units]))
+        for u in plan.units:
+            u.fought = True
+    if plan.board_transports:
+        for u, t in plan.board_transports:
+            u.aboard = t.id
+            u.space = t.space
+            u.moved_noncombat = True
+            u.loaded = True
+            if t.owner == turn.power:
+                t.loaded = True
+    if plan.unload_units:
+        transports = {u.aboard for u in plan.unload_units if u.aboard is not None}
+        for tid in transports:
+            carrier = pos.units.get(tid)
+            if carrier is not None and carrier.owner == turn.power:
+                carrier.unloaded = True
+        if phase == "combat":
+            for u in plan.unload_units:
+                u.moved = True
+            turn.assaults.append(Assault(move.to, plan.assault or "", sorted(
+                t for t in transports if pos.units.get(t) is not None and pos.units[t].owner == turn.power),
+                [u.id for u in plan.unload_units], move))
+        else:
+            target = move.unload or move.path[-1]
+            for u in plan.unload_units:
+                u.aboard = None
+                u.space = target
+                u.unloaded = True
+                u.moved_noncombat = True
+    if plan.flak:
+        flak(turn, [u for u in plan.units if is_air(turn, u)], plan.flak)
+    if phase == "combat":
+        # the spaces where this move makes a battle (or takes an empty territory), in listing order
+        created = [] if move.bombing_raid else [move.to]
+        if plan.assault:
+            created.append(plan.assault)
+        for space in created:
+            if space not in turn.battle_spaces:
+                turn.battle_spaces.append(space)
+
+
+def _count_text(counts: dict[str, int]) -> str:
+    return ", ".join(f"{n} {t}" for t, n in counts.items())
+
+
+def sea_noncombat_path(turn: Turn, ship: Unit, dest: str) -> list[str] | None:
+    """A shortest noncombat path for a ship to `dest` through friendly sea zones, or None."""
+    b = turn.board
+    enter = sea_can_enter(turn)
+    routes = {ship.space: [ship.space]}
+    frontier = [ship.space]
+    for _ in range(ship.movement_left):
+        nxt = []
+        for here in frontier:
+            for n in b.neighbours[here]:
+                if n in routes or not enter(here, n) or turn.hostile_zone_now(n):
+                    continue
+                routes[n] = routes[here] + [n]
+                nxt.append(n)
+        frontier = nxt
+    if dest == ship.space:
+        return []
+    return routes[dest][1:] if dest in routes else None

@@ -1,0 +1,73 @@
+"""Reading the names players write: spaces, unit types, developments and powers.
+
+Players write `sz5`, `Sea Zone 5`, `anglo egypt`, `armour` or `Jet Fighters`; files written by pbem
+always use the canonical names of docs/architecture.md. A name that matches nothing gets the
+nearest known names as a suggestion, so a typo costs one round trip, not two.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass, field
+
+_SEA_ZONE = re.compile(r"^(?:sz|seazone|sea)(\d+)$|^(\d+)(?:sz|seazone)$")
+
+
+def normalise(text: str) -> str:
+    """The comparison key of a name: lower case, letters and digits only.
+
+    `Sea Zone 5`, `sz 5` and `5 Sea Zone` (TripleA's spelling) all become `sz5`; `Anglo Egypt` and
+    `anglo-egypt` both become `angloegypt`.
+    """
+    key = re.sub(r"[^0-9a-z]", "", str(text).lower())
+    match = _SEA_ZONE.match(key)
+    if match:
+        return "sz" + (match.group(1) or match.group(2)).lstrip("0")
+    return key
+
+
+@dataclass
+class NameTable:
+    """Canonical names of one kind of thing, with the spellings that lead to them."""
+
+    kind: str  # "space", "unit type", ... used in messages
+    canonical: list[str] = field(default_factory=list)
+    _keys: dict[str, str] = field(default_factory=dict)
+
+    def add(self, name: str, *aliases: str) -> None:
+        """Register a canonical name and any other spellings of it."""
+        if name not in self.canonical:
+            self.canonical.append(name)
+        for spelling in (name, *aliases):
+            self._keys.setdefault(normalise(spelling), name)
+
+    def get(self, text: object) -> str | None:
+        """The canonical name `text` stands for, or None."""
+        if not isinstance(text, str):
+            return None
+        return self._keys.get(normalise(text))
+
+    def suggest(self, text: object, count: int = 3) -> list[str]:
+        """The canonical names closest to an unknown `text` (difflib's ratio on the keys)."""
+        key = normalise(str(text))
+        found: list[str] = []
+        for close in difflib.get_close_matches(key, list(self._keys), n=count * 3, cutoff=0.5):
+            name = self._keys[close]
+            if name not in found:
+                found.append(name)
+        return found[:count]
+
+    def unknown_message(self, text: object) -> tuple[str, str | None]:
+        """Message and `allowed` text for a name that is not known."""
+        near = self.suggest(text)
+        message = f"unknown {self.kind} {text!r}"
+        if near:
+            message += "; did you mean " + " or ".join(repr(n) for n in near) + "?"
+        allowed = ", ".join(self.canonical) if len(self.canonical) <= 15 else None
+        return message, allowed
+
+
+def a(word: str) -> str:
+    """`word` with its indefinite article: "an infantry", "a tank"."""
+    return ("an " if word[:1].lower() in "aeiou" else "a ") + word

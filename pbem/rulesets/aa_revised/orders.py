@@ -1,0 +1,374 @@
+"""Orders and standing orders as objects, with every name resolved to its canonical form.
+
+Parsing reports unknown names (with the nearest known ones) and keeps, for every order, the path
+of its field in the document, so that a later rule check can point at file, line and field.
+An order with a name that cannot be read is kept out of the objects: it cannot be checked further.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from pbem.core.errors import Problem
+from pbem.core.yamlio import Document, FieldPath
+from pbem.rulesets.aa_revised.board import board
+from pbem.rulesets.aa_revised.units import unit_table
+
+CONDITIONS = ("won", "captured", "lost", "retreated", "not_captured")
+
+
+@dataclass
+class Load:
+    """Land units boarding the moving transports from a territory, at a sea zone of the path."""
+
+    units: dict[str, int]
+    frm: str
+    at: str | None
+    power: str | None
+    where: FieldPath
+
+
+@dataclass
+class Move:
+    """One combat or noncombat move as written."""
+
+    phase: str  # "combat" or "noncombat"
+    index: int
+    units: dict[str, int]
+    frm: str
+    path: list[str]
+    where: FieldPath
+    load: list[Load] = field(default_factory=list)
+    cargo: dict[str, int] | None = None
+    unload: str | None = None
+    bombard: str | None = None
+    bombing_raid: bool = False
+    carrier: str | None = None
+    condition: dict[str, str] = field(default_factory=dict)
+    note: str | None = None
+
+    @property
+    def to(self) -> str:
+        """Where the units end: the last space of the path, or where they are."""
+        return self.path[-1] if self.path else self.frm
+
+
+@dataclass
+class Placement:
+    at: str
+    units: dict[str, int]
+    via: str | None
+    aboard: int | None
+    where: FieldPath
+
+
+@dataclass
+class Rocket:
+    frm: str
+    target: str
+    where: FieldPath
+
+
+@dataclass
+class Retreat:
+    to: str
+    after_round: int | None
+    below_units: int | None
+    when_weaker: bool
+
+
+@dataclass
+class BattleDecisions:
+    """The attacker's decisions for one battle (orders `battles:`)."""
+
+    space: str
+    where: FieldPath
+    casualty_order: list[str] | None = None
+    keep_land_unit: bool = True
+    damage_battleships_first: bool = True
+    retreat: Retreat | None = None
+    submerge: str = "never"
+    cancel_landing: bool = False
+    enemy_casualties: list[str] | None = None
+
+
+@dataclass
+class Orders:
+    """A power's orders for its turn."""
+
+    doc: Document
+    power: str | None
+    round: int | None
+    note: str | None = None
+    research: tuple[str, int] | None = None
+    purchase: dict[str, int] = field(default_factory=dict)
+    casualty_order: list[str] | None = None
+    battle_order: list[str] = field(default_factory=list)
+    combat_moves: list[Move] = field(default_factory=list)
+    rockets: list[Rocket] = field(default_factory=list)
+    battles: dict[str, BattleDecisions] = field(default_factory=dict)
+    noncombat_moves: list[Move] = field(default_factory=list)
+    placements: list[Placement] = field(default_factory=list)
+
+
+@dataclass
+class SpaceOverride:
+    casualty_order: list[str] | None = None
+    submerge: str | None = None
+    damage_battleships_first: bool | None = None
+
+
+@dataclass
+class StandingOrders:
+    """A power's decisions for battles fought on other powers' turns."""
+
+    doc: Document | None
+    power: str
+    casualty_order: list[str] | None = None
+    damage_battleships_first: bool = True
+    submerge: str = "never"
+    shared_casualties: str = "cheapest_first"
+    carrier_fighters_land: list[str] = field(default_factory=list)
+    spaces: dict[str, SpaceOverride] = field(default_factory=dict)
+
+
+class Reader:
+    """Reads names out of one document, collecting a problem for each that is unknown."""
+
+    def __init__(self, doc: Document, problems: list[Problem]):
+        self.doc = doc
+        self.problems = problems
+        self.board = board()
+        self.table = unit_table()
+
+    def problem(self, where: FieldPath, message: str, allowed: str | None = None) -> None:
+        self.problems.append(self.doc.problem(where, message, allowed))
+
+    def space(self, value: Any, where: FieldPath) -> str | None:
+        name = self.board.space_names.get(value)
+        if name is None:
+            message, allowed = self.board.space_names.unknown_message(value)
+            self.problem(where, message, allowed)
+        elif self.board.is_neutral(name):
+            self.problem(where, f"{name} is neutral: no unit may enter, attack or fly over it")
+            return None
+        return name
+
+    def power(self, value: Any, where: FieldPath) -> str | None:
+        name = self.board.power_table.get(value)
+        if name is None:
+            message, allowed = self.board.power_table.unknown_message(value)
+            self.problem(where, message, allowed)
+        return name
+
+    def unit_type(self, value: Any, where: FieldPath) -> str | None:
+        name = self.table.unit_names.get(value)
+        if name is None:
+            message, allowed = self.table.unit_names.unknown_message(value)
+            self.problem(where, message, allowed)
+        return name
+
+    def development(self, value: Any, where: FieldPath) -> str | None:
+        name = self.table.development_names.get(value)
+        if name is None:
+            message, allowed = self.table.development_names.unknown_message(value)
+            self.problem(where, message, allowed)
+        return name
+
+    def counts(self, value: Any, where: FieldPath) -> dict[str, int] | None:
+        """A {type: n} mapping with types resolved; None when any entry is unreadable."""
+        if not isinstance(value, dict) or not value:
+            self.problem(where, "expected unit types with numbers, e.g. {infantry: 2}")
+            return None
+        result: dict[str, int] = {}
+        ok = True
+        for key, n in value.items():
+            utype = self.unit_type(key, where + (key,))
+            if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+                self.problem(where + (key,), f"{n!r} is not a whole number of units", "1 or more")
+                ok = False
+            elif utype is not None:
+                if utype in result:
+                    self.problem(where + (key,), f"{utype} is listed twice (as another name)")
+                    ok = False
+                result[utype] = n
+            if utype is None:
+                ok = False
+        return result if ok else None
+
+    def type_list(self, value: Any, where: FieldPath) -> list[str] | None:
+        if not isinstance(value, list):
+            return None
+        result = []
+        for i, key in enumerate(value):
+            utype = self.unit_type(key, where + (i,))
+            if utype is not None and utype not in result:
+                result.append(utype)
+        return result
+
+    def spaces(self, value: Any, where: FieldPath) -> list[str] | None:
+        if value is None:
+            return []
+        if not isinstance(value, list):
+            self.problem(where, "expected a list of spaces")
+            return None
+        result: list[str] = []
+        ok = True
+        for i, item in enumerate(value):
+            name = self.space(item, where + (i,))
+            if name is None:
+                ok = False
+            else:
+                result.append(name)
+        return result if ok else None
+
+
+def _bool(value: Any, default: bool) -> bool:
+    return value if isinstance(value, bool) else default
+
+
+def read_orders(doc: Document) -> tuple[Orders, list[Problem]]:
+    """The orders of `doc` as objects, and every problem with the names in them."""
+    problems: list[Problem] = []
+    r = Reader(doc, problems)
+    data = doc.data if isinstance(doc.data, dict) else {}
+    orders = Orders(doc, r.power(data.get("power"), ("power",)) if "power" in data else None,
+                    data.get("round") if isinstance(data.get("round"), int) else None, data.get("note"))
+    research = data.get("research")
+    if isinstance(research, dict):
+        dev = r.development(research.get("development"), ("research", "development"))
+        dice = research.get("dice")
+        if dev is not None and isinstance(dice, int) and dice >= 1:
+            orders.research = (dev, dice)
+    if "purchase" in data:
+        orders.purchase = r.counts(data["purchase"], ("purchase",)) or {}
+    if "casualty_order" in data:
+        orders.casualty_order = r.type_list(data["casualty_order"], ("casualty_order",))
+    if "battle_order" in data:
+        orders.battle_order = [s for s in (r.spaces(data["battle_order"], ("battle_order",)) or []) if s]
+    for phase, key in (("combat", "combat_move"), ("noncombat", "noncombat_move")):
+        for i, raw in enumerate(data.get(key) or []):
+            move = _read_move(r, phase, i, raw, (key, i))
+            if move is not None:
+                (orders.combat_moves if phase == "combat" else orders.noncombat_moves).append(move)
+    for i, raw in enumerate(data.get("rockets") or []):
+        if isinstance(raw, dict):
+            frm = r.space(raw.get("from"), ("rockets", i, "from"))
+            target = r.space(raw.get("target"), ("rockets", i, "target"))
+            if frm and target:
+                orders.rockets.append(Rocket(frm, target, ("rockets", i)))
+    for key, raw in (data.get("battles") or {}).items():
+        space = r.space(key, ("battles", key))
+        if space is None or not isinstance(raw, dict):
+            continue
+        where = ("battles", key)
+        if space in orders.battles:
+            r.problem(where, f"decisions for {space} are given twice")
+            continue
+        decisions = BattleDecisions(space, where)
+        if "casualty_order" in raw:
+            decisions.casualty_order = r.type_list(raw["casualty_order"], where + ("casualty_order",))
+        if "enemy_casualties" in raw:
+            decisions.enemy_casualties = r.type_list(raw["enemy_casualties"], where + ("enemy_casualties",))
+        decisions.keep_land_unit = _bool(raw.get("keep_land_unit"), True)
+        decisions.damage_battleships_first = _bool(raw.get("damage_battleships_first"), True)
+        decisions.cancel_landing = _bool(raw.get("cancel_landing"), False)
+        decisions.submerge = str(raw["submerge"]) if raw.get("submerge") in ("never", "always", "when_alone") else "never"
+        retreat = raw.get("retreat")
+        if isinstance(retreat, dict):
+            to = r.space(retreat.get("to"), where + ("retreat", "to"))
+            if to is not None:
+                decisions.retreat = Retreat(to, retreat.get("after_round"), retreat.get("below_units"),
+                                            _bool(retreat.get("when_weaker"), False))
+        orders.battles[space] = decisions
+    for i, raw in enumerate(data.get("place") or []):
+        if not isinstance(raw, dict):
+            continue
+        where = ("place", i)
+        at = r.space(raw.get("at"), where + ("at",))
+        units = r.counts(raw.get("units"), where + ("units",))
+        via = r.space(raw["via"], where + ("via",)) if raw.get("via") is not None else None
+        if at is not None and units is not None and (via is not None or raw.get("via") is None):
+            aboard = raw.get("aboard") if isinstance(raw.get("aboard"), int) else None
+            orders.placements.append(Placement(at, units, via, aboard, where))
+    return orders, problems
+
+
+def _read_move(r: Reader, phase: str, index: int, raw: Any, where: FieldPath) -> Move | None:
+    if not isinstance(raw, dict):
+        return None
+    ok = True
+    units = r.counts(raw.get("units"), where + ("units",))
+    frm = r.space(raw.get("from"), where + ("from",))
+    path = r.spaces(raw.get("path"), where + ("path",))
+    if units is None or frm is None or path is None:
+        ok = False
+    move = Move(phase, index, units or {}, frm or "", path or [], where, note=raw.get("note"))
+    for j, lraw in enumerate(raw.get("load") or []):
+        if not isinstance(lraw, dict):
+            continue
+        lwhere = where + ("load", j)
+        lunits = r.counts(lraw.get("units"), lwhere + ("units",))
+        lfrom = r.space(lraw.get("from"), lwhere + ("from",))
+        lat = r.space(lraw["at"], lwhere + ("at",)) if lraw.get("at") is not None else None
+        lpower = r.power(lraw["power"], lwhere + ("power",)) if lraw.get("power") is not None else None
+        if lunits is None or lfrom is None or (lraw.get("at") is not None and lat is None) or \
+                (lraw.get("power") is not None and lpower is None):
+            ok = False
+            continue
+        move.load.append(Load(lunits, lfrom, lat, lpower, lwhere))
+    if raw.get("cargo") is not None:
+        move.cargo = r.counts(raw["cargo"], where + ("cargo",))
+        ok = ok and move.cargo is not None
+    for key in ("unload", "bombard", "carrier"):
+        if raw.get(key) is not None:
+            name = r.space(raw[key], where + (key,))
+            ok = ok and name is not None
+            setattr(move, key, name)
+    move.bombing_raid = raw.get("bombing_raid") is True
+    for key, outcome in (raw.get("if") or {}).items():
+        space = r.space(key, where + ("if", key))
+        if space is None:
+            ok = False
+        elif outcome not in CONDITIONS:
+            r.problem(where + ("if", key), f"unknown outcome {outcome!r}", ", ".join(CONDITIONS))
+            ok = False
+        else:
+            move.condition[space] = outcome
+    return move if ok else None
+
+
+def read_standing(doc: Document, expected_power: str | None = None) -> tuple[StandingOrders | None, list[Problem]]:
+    """A standing-orders document as an object, and every problem with the names in it."""
+    problems: list[Problem] = []
+    r = Reader(doc, problems)
+    data = doc.data if isinstance(doc.data, dict) else {}
+    power = r.power(data.get("power"), ("power",))
+    if power is None:
+        return None, problems
+    if expected_power is not None and power != expected_power:
+        r.problem(("power",), f"these standing orders are for {power}, listed for {expected_power}", expected_power)
+    standing = StandingOrders(doc, power)
+    if "casualty_order" in data:
+        standing.casualty_order = r.type_list(data["casualty_order"], ("casualty_order",))
+    standing.damage_battleships_first = _bool(data.get("damage_battleships_first"), True)
+    if data.get("submerge") in ("never", "always", "when_alone"):
+        standing.submerge = data["submerge"]
+    if data.get("shared_casualties") in ("own_first", "allies_first", "cheapest_first"):
+        standing.shared_casualties = data["shared_casualties"]
+    standing.carrier_fighters_land = [s for s in (r.spaces(data.get("carrier_fighters_land"),
+                                                           ("carrier_fighters_land",)) or []) if s]
+    for key, raw in (data.get("spaces") or {}).items():
+        space = r.space(key, ("spaces", key))
+        if space is None or not isinstance(raw, dict):
+            continue
+        override = SpaceOverride()
+        if "casualty_order" in raw:
+            override.casualty_order = r.type_list(raw["casualty_order"], ("spaces", key, "casualty_order"))
+        if raw.get("submerge") in ("never", "always", "when_alone"):
+            override.submerge = raw["submerge"]
+        if isinstance(raw.get("damage_battleships_first"), bool):
+            override.damage_battleships_first = raw["damage_battleships_first"]
+        standing.spaces[space] = override
+    return standing, problems

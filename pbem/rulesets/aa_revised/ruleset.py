@@ -1,0 +1,59 @@
+"""Axis & Allies Revised as the core sees it: options, the opening position, state checks, a turn."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.core.errors import Problem
+from pbem.core.events import EventLog
+from pbem.core.ruleset import Dice, Option, Ruleset
+from pbem.core.yamlio import Document
+from pbem.rulesets.aa_revised.board import board, load_data
+from pbem.rulesets.aa_revised.options import OPTIONS, RULINGS, chosen_options
+from pbem.rulesets.aa_revised.state import FORMAT, RULESET_ID, Position
+
+
+class AxisAlliesRevised(Ruleset):
+    """The rules of Axis & Allies Revised, everything except the dice of a battle (see combat.py)."""
+
+    id = RULESET_ID
+    name = "Axis & Allies Revised"
+    powers = ("ussr", "germany", "uk", "japan", "usa")
+
+    def options(self) -> tuple[Option, ...]:
+        return OPTIONS
+
+    def rulings(self) -> tuple[Option, ...]:
+        """The documented rulings on points the rulebooks leave open (each has a single value)."""
+        return RULINGS
+
+    def opening_state(self, game: str, options: dict[str, Any]) -> dict[str, Any]:
+        setup = load_data("setup.yaml")
+        b = board()
+        state = {
+            "format": FORMAT, "ruleset": RULESET_ID, "game": game, "options": chosen_options(options),
+            "round": 1, "next_power": b.powers[0], "dice": None,
+            "treasury": dict(setup["treasury"]), "developments": {p: [] for p in b.powers},
+            "control": dict(setup["control"]), "units": setup["units"], "cargo": setup.get("cargo") or {},
+            "winner": None,
+        }
+        # Rebuild through the position so the opening state is in canonical order too. `dice` is
+        # left as a placeholder in its place of the canonical order; the core fills it in.
+        canonical = Position.from_state(state).to_state()
+        canonical["dice"] = None
+        return canonical
+
+    def check_state(self, state: Document) -> list[Problem]:
+        from pbem.rulesets.aa_revised.checkstate import check_state
+        return check_state(state)
+
+    def check_orders(self, state: dict[str, Any], orders: Document,
+                     standing: dict[str, Document]) -> list[Problem]:
+        from pbem.rulesets.aa_revised.turn import check_turn
+        return check_turn(state, orders, standing)
+
+    def resolve(self, state: dict[str, Any], orders: Document, standing: dict[str, Document],
+                dice: Dice, log: EventLog) -> dict[str, Any]:
+        from pbem.rulesets.aa_revised.turn import resolve_turn
+        return resolve_turn(state, orders, standing, dice, log)
+

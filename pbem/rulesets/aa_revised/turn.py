@@ -1,0 +1,278 @@
+"""A power's turn: the seven phases in order, checked (`check_turn`) or played (`resolve_turn`).
+
+1 develop weapons, 2 purchase, 3 combat move, 4 conduct combat, 5 noncombat move, 6 mobilize,
+7 collect income; after the last power of the round, the victory check. A power whose capital is
+enemy-held plays only phases 3 to 5.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from pbem.core.errors import Problem
+from pbem.core.events import EventLog
+from pbem.core.ruleset import Dice
+from pbem.core.yamlio import Document
+from pbem.rulesets.aa_revised import battles, landing
+from pbem.rulesets.aa_revised.context import Turn
+from pbem.rulesets.aa_revised.mobilize import check_purchase, mobilize, purchase_units
+from pbem.rulesets.aa_revised.movement import MovePlan, apply_move, check_move, check_steps
+from pbem.rulesets.aa_revised.orders import Move, StandingOrders, read_orders, read_standing
+from pbem.rulesets.aa_revised.research import check_research, develop_weapons
+from pbem.rulesets.aa_revised.state import Position
+
+
+# --- entry points ------------------------------------------------------------------------------
+
+def check_turn(state: dict[str, Any], orders_doc: Document, standing_docs: dict[str, Document]) -> list[Problem]:
+    """Every problem with the orders and standing orders for this state; empty when they may be played."""
+    turn, problems = _start(state, orders_doc, standing_docs, EventLog(), None, checking=True)
+    if turn is not None:
+        _play(turn)
+        problems += turn.problems
+    return _in_document_order(problems)
+
+
+def resolve_turn(state: dict[str, Any], orders_doc: Document, standing_docs: dict[str, Document],
+                 dice: Dice, log: EventLog) -> dict[str, Any]:
+    """Play the turn; returns the state after it (the core sets its `dice`)."""
+    turn, problems = _start(state, orders_doc, standing_docs, log, dice, checking=False)
+    if turn is None or problems:
+        raise ValueError("resolve called with orders that do not pass check_orders:\n"
+                         + "\n".join(str(p) for p in problems))
+    _play(turn)
+    return turn.pos.to_state()
+
+
+def _start(state: dict[str, Any], orders_doc: Document, standing_docs: dict[str, Document], log: EventLog,
+           dice: Dice | None, checking: bool) -> tuple[Turn | None, list[Problem]]:
+    orders, problems = read_orders(orders_doc)
+    standing: dict[str, StandingOrders] = {}
+    for key, doc in standing_docs.items():
+        parsed, more = read_standing(doc)
+        problems += more
+        if parsed is not None:
+            standing[parsed.power] = parsed
+    pos = Position.from_state(copy.deepcopy(state))
+    expected = pos.next_power
+    if orders.power is not None and orders.power != expected:
+        problems.append(orders_doc.problem(("power",), f"it is {expected}'s turn, not {orders.power}'s", expected))
+        return None, problems
+    if orders.round is not None and orders.round != pos.round:
+        problems.append(orders_doc.problem(("round",), f"these orders are for round {orders.round}; the game is in "
+                                                       f"round {pos.round}", str(pos.round)))
+    if pos.winner is not None:
+        problems.append(orders_doc.problem(("power",), f"the game is over: the {pos.winner} won"))
+    turn = Turn(pos, orders, standing, log, dice, checking)
+    turn.skip_economy = not pos.capital_held(turn.power)
+    turn.purchase_readable = _purchase_readable(orders_doc)
+    return turn, problems
+
+
+def _purchase_readable(doc: Document) -> bool:
+    """False when some unit name of the purchase could not be read (its totals are then unknown)."""
+    data = doc.data if isinstance(doc.data, dict) else {}
+    purchase = data.get("purchase")
+    if not isinstance(purchase, dict):
+        return True
+    from pbem.rulesets.aa_revised.units import unit_table
+    return all(unit_table().unit_names.get(k) is not None for k in purchase)
+
+
+def _in_document_order(problems: list[Problem]) -> list[Problem]:
+    seen, result = set(), []
+    for p in sorted(problems, key=lambda p: (p.file, p.line or 0)):
+        key = (p.file, p.line, p.field, p.message)
+        if key not in seen:
+            seen.add(key)
+            result.append(p)
+    return result
+
+
+# --- the phases ------------------------------------------------------------------------------
+
+def _play(turn: Turn) -> None:
+    if turn.checking:
+        check_research(turn)
+        check_purchase(turn)
+    develop_weapons(turn)
+    purchase_units(turn)
+    combat_move(turn)
+    battles.conduct_combat(turn)
+    noncombat_move(turn)
+    mobilize(turn)
+    collect_income(turn)
+    victory_check(turn)
+    _next_turn(turn)
+
+
+def _launch(turn: Turn, moves: list[Move]) -> None:
+    """Fighters listed in a move from a carrier's sea zone take off before any carrier moves."""
+    for move in moves:
+        n = move.units.get("fighter", 0)
+        if not n or not turn.board.is_sea(move.frm):
+            continue
+        aboard = [u for u in turn.pos.units_in(move.frm, owner=turn.power, type="fighter")
+                  if u.aboard is not None and not u.moved_noncombat]
+        if aboard and len(turn.pos.units_in(move.frm, type="carrier")) > 0:
+            turn.ruling("fighters_launch_first")
+        for u in sorted(aboard, key=lambda u: u.id)[:n]:
+            u.aboard = None
+
+
+def _report(turn: Turn, move: Move, errors: list, phase: str, reason: str | None = None) -> None:
+    if turn.checking:
+        for where, message, allowed in errors:
+            turn.problem(where, message, allowed)
+        return
+    text = reason or "; ".join(message for _, message, _ in errors)
+    turn.event("move_skipped", phase=phase, power=turn.power, units=dict(move.units), **{"from": move.frm},
+               to=move.to, reason=text)
+
+
+def _run(turn: Turn, move: Move, phase: str, taken: set[int]) -> MovePlan | None:
+    errors: list = []
+    plan = check_move(turn, move, phase, taken, errors)
+    if plan is None:
+        _report(turn, move, errors, phase)
+        return None
+    taken |= {u.id for u in plan.units}
+    apply_move(turn, plan, phase)
+    return plan
+
+
+def combat_move(turn: Turn) -> None:
+    """Phase 3: every combat move in the order listed (all happen at the same moment in the rules;
+    the listing order only fixes the order of the flak dice)."""
+    moves = turn.orders.combat_moves
+    _launch(turn, moves)
+    taken: set[int] = set()
+    for move in moves:
+        if move.condition and turn.checking:
+            turn.problem(move.where + ("if",), "conditions are for noncombat moves (battles come after the combat move)")
+            continue
+        _run(turn, move, "combat", taken)
+    if turn.checking:
+        landing.check_landings(turn)
+
+
+def noncombat_move(turn: Turn) -> None:
+    """Phase 5: land and sea moves in the order listed, then aircraft; then pick-ups, landings and
+    the surfacing of submerged submarines."""
+    moves = turn.orders.noncombat_moves
+    if any(m.condition for m in moves):
+        turn.ruling("conditions")
+    verdicts = {id(m): _condition(turn, m) for m in moves}
+    surface = [m for m in moves if not _all_air(turn, m)]
+    air = [m for m in moves if _all_air(turn, m)]
+    if air and surface and any(moves.index(a) < moves.index(s) for a in air for s in surface):
+        turn.ruling("noncombat_order")
+    _launch(turn, [m for m in air if verdicts[id(m)] is True])
+    taken: set[int] = set()
+    for i, move in enumerate(surface + air):
+        if i == len(surface):
+            landing.make_pickups(turn)
+        verdict = verdicts[id(move)]
+        if verdict is None:
+            # while checking, a move for other outcomes than the hoped ones is checked as far as it can be
+            errors: list = []
+            check_steps(turn, move, move.frm, move.path, errors)
+            _report(turn, move, errors, "noncombat")
+        elif verdict is not True:
+            _report(turn, move, [], "noncombat", reason=str(verdict))
+        else:
+            _run(turn, move, "noncombat", taken)
+    if not air:
+        landing.make_pickups(turn)
+    landing.land_aircraft(turn)
+    for u in turn.pos.all_units():
+        u.submerged = False
+
+
+def _all_air(turn: Turn, move: Move) -> bool:
+    return all(turn.table.cls(t) == "air" for t in move.units)
+
+
+def _condition(turn: Turn, move: Move) -> bool | str | None:
+    """True when the move's conditions hold; a reason when not; None while checking a move whose
+    conditions hope for another outcome than the one assumed."""
+    for space, wanted in move.condition.items():
+        outcome = turn.outcomes.get(space)
+        if outcome is None:
+            if turn.checking:
+                turn.problem(move.where + ("if", space), f"there is no battle in {space} this turn",
+                             ", ".join(turn.outcomes) or "none")
+                return None
+            return f"condition not met: no battle in {space}"
+        if not outcome.matches(wanted):
+            if turn.checking:
+                return None
+            return "condition not met: " + _UNMET[wanted].format(space=space)
+    return True
+
+
+_UNMET = {
+    "won": "the attack on {space} was not won",
+    "captured": "{space} was not captured",
+    "lost": "the attack on {space} was not lost",
+    "retreated": "the attackers did not retreat from {space}",
+    "not_captured": "{space} was captured",
+}
+
+
+def collect_income(turn: Turn) -> None:
+    """Phase 7: the national production level, nothing while the capital is enemy-held."""
+    power, pos = turn.power, turn.pos
+    if turn.skip_economy or not pos.capital_held(power):
+        capital = turn.board.capitals[power]
+        if pos.capital_held(power):
+            turn.ruling("capital_freed_this_turn")
+            turn.event("income", power=power, amount=0, treasury_after=pos.treasury[power],
+                       reason=f"its capital {capital} was enemy-held at the start of the turn")
+            return
+        turn.event("income", power=power, amount=0, treasury_after=pos.treasury[power],
+                   reason=f"its capital {capital} is held by {pos.control.get(capital)}")
+        return
+    amount = pos.npl(power)
+    pos.treasury[power] += amount
+    turn.event("income", power=power, amount=amount, treasury_after=pos.treasury[power])
+
+
+def victory_check(turn: Turn) -> None:
+    """After the last power of the round: does a side hold enough victory cities?"""
+    b, pos = turn.board, turn.pos
+    if turn.power != b.powers[-1]:
+        return
+    cities: dict[str, list[str]] = {side: [] for side in b.sides}
+    for name, t in b.territories.items():
+        if t.victory_city and pos.control.get(name):
+            cities[b.side[pos.control[name]]].append(t.victory_city)
+    needed = int(turn.opt("victory_cities"))
+    turn.ruling("victory_cities")
+    winners = [side for side in b.sides if len(cities[side]) >= needed]
+    winner = winners[0] if winners else None
+    fields: dict[str, Any] = {}
+    if winner:
+        pos.winner = winner
+        if turn.opt("individual_winner") is True:
+            turn.ruling("individual_winner")
+            fields["individual_winners"] = individual_winners(turn, winner)
+    turn.event("victory_check", round=pos.round, cities=cities, needed=needed, winner=winner, **fields)
+
+
+def individual_winners(turn: Turn, side: str) -> list[str]:
+    """The powers of the winning side whose production level rose most since the start of the game."""
+    b = turn.board
+    start = {p: sum(t.ipc for t in b.territories.values() if t.original_owner == p) for p in b.powers}
+    rise = {p: turn.pos.npl(p) - start[p] for p in b.powers if b.side[p] == side}
+    best = max(rise.values())
+    return [p for p in b.powers if rise.get(p) == best]
+
+
+def _next_turn(turn: Turn) -> None:
+    b, pos = turn.board, turn.pos
+    i = b.powers.index(turn.power)
+    pos.next_power = b.powers[(i + 1) % len(b.powers)]
+    if i + 1 == len(b.powers):
+        pos.round += 1

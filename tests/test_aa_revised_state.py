@@ -1,0 +1,116 @@
+"""The position in memory, the canonical state, the opening setup and the state checks."""
+
+from __future__ import annotations
+
+import copy
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pbem.core.yamlio import dump_yaml, parse_document
+from pbem.rulesets import RULESETS, get_ruleset
+from pbem.rulesets.aa_revised.board import board
+from pbem.rulesets.aa_revised.options import OPTIONS, RULINGS
+from pbem.rulesets.aa_revised.state import Position
+
+RULES = get_ruleset("aa-revised")
+
+
+def opening() -> dict:
+    state = RULES.opening_state("test", {})
+    state["dice"] = {"commitment": "0" * 64, "turn": 1}
+    return state
+
+
+def test_registry():
+    assert "aa-revised" in RULESETS
+    assert get_ruleset("aa-revised") is RULES
+    assert RULES.powers == board().powers
+    try:
+        get_ruleset("chess")
+    except KeyError as exc:
+        assert "aa-revised" in exc.args[0]
+    else:
+        raise AssertionError("an unknown ruleset must raise KeyError")
+
+
+def test_opening_state_is_canonical_and_valid():
+    state = opening()
+    assert state["next_power"] == "ussr" and state["round"] == 1
+    assert state["options"] == {o.name: o.default for o in OPTIONS}
+    assert state["treasury"] == {"ussr": 24, "germany": 40, "uk": 30, "japan": 30, "usa": 42}
+    assert Position.from_state(state).to_state() == state
+    assert dump_yaml(Position.from_state(state).to_state()) == dump_yaml(state)
+    assert RULES.check_state(parse_document(dump_yaml(state), "state.yaml")) == []
+
+
+def test_opening_production_levels_match_the_starting_treasuries():
+    pos = Position.from_state(opening())
+    assert {p: pos.npl(p) for p in board().powers} == {"ussr": 24, "germany": 40, "uk": 30, "japan": 30, "usa": 42}
+
+
+def test_options_and_rulings_are_documented():
+    names = [o.name for o in (*OPTIONS, *RULINGS)]
+    assert len(names) == len(set(names))
+    for o in (*OPTIONS, *RULINGS):
+        assert o.default in o.allowed and o.text
+    assert {o.name for o in OPTIONS} >= {"victory_cities", "research_rule", "noncombat_overfly", "bombardment_targets"}
+
+
+def test_cargo_and_fighters_at_sea_round_trip():
+    state = opening()
+    state["units"]["SZ 2"] = {"uk": {"battleship": 1, "transport": 2}, "usa": {"transport": 1}}
+    state["cargo"] = {"SZ 2": [{"transport": "usa", "units": {"uk": {"infantry": 1}}},
+                               {"transport": "uk", "units": {"uk": {"infantry": 1, "tank": 1}}},
+                               {"transport": "uk", "units": {"uk": {"infantry": 2}, "usa": {"tank": 0}}}]}
+    state["cargo"]["SZ 2"][2]["units"] = {"uk": {"infantry": 2}}
+    state["units"]["SZ 35"] = {"uk": {"fighter": 1, "carrier": 1}, "usa": {"fighter": 1}}
+    pos = Position.from_state(state)
+    out = pos.to_state()
+    assert out["cargo"]["SZ 2"] == [
+        {"transport": "uk", "units": {"uk": {"infantry": 1, "tank": 1}}},
+        {"transport": "uk", "units": {"uk": {"infantry": 2}}},
+        {"transport": "usa", "units": {"uk": {"infantry": 1}}},
+    ]
+    assert out["units"]["SZ 35"] == {"uk": {"fighter": 1, "carrier": 1}, "usa": {"fighter": 1}}
+    fighters = [u for u in pos.units_in("SZ 35", type="fighter")]
+    assert all(u.aboard is not None for u in fighters)
+    assert Position.from_state(out).to_state() == out
+
+
+def test_check_state_finds_bad_names_and_impossible_positions():
+    state = opening()
+    state["units"]["Atlantis"] = {"uk": {"infantry": 1}}
+    state["units"]["SZ 7"] = {"uk": {"tank": 1}}
+    state["units"]["Germany"]["germany"]["industrial_complex"] = 2
+    state["units"]["SZ 8"] = {"germany": {"fighter": 1}}
+    state["units"]["Turkey"] = {"uk": {"infantry": 1}}
+    state["control"].pop("India")
+    state["cargo"] = {"SZ 9": [{"transport": "uk", "units": {"uk": {"tank": 2}}}]}
+    problems = RULES.check_state(parse_document(dump_yaml(state), "state.yaml"))
+    text = "\n".join(map(str, problems))
+    for expected in ("unknown space 'Atlantis'", "land units at sea", "at most one industrial complex",
+                     "room on carriers for 0", "neutral territory", "India is missing",
+                     "more cargo than one transport", "0 in SZ 9"):
+        assert expected in text, text
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.dictionaries(st.sampled_from(sorted(board().territories)),
+                       st.dictionaries(st.sampled_from(["infantry", "tank", "artillery"]), st.integers(1, 30),
+                                       min_size=1),
+                       max_size=8),
+       st.permutations(list(board().powers)))
+def test_writing_is_canonical_whatever_the_input_order(extra, powers):
+    state = opening()
+    for space, counts in extra.items():
+        if board().is_neutral(space):
+            continue
+        owner = state["control"][space]
+        state["units"][space] = {owner: dict(counts)}
+    shuffled = copy.deepcopy(state)
+    shuffled["units"] = dict(reversed(list(shuffled["units"].items())))
+    shuffled["treasury"] = {p: shuffled["treasury"][p] for p in powers}
+    a = dump_yaml(Position.from_state(state).to_state())
+    b = dump_yaml(Position.from_state(shuffled).to_state())
+    assert a == b

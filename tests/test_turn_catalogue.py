@@ -1,0 +1,137 @@
+"""The adjudication test catalogue for turns: every case of tests/catalogue/aa-revised/turns is one test.
+
+A case is data (see tests/catalogue/aa-revised/turns/README.md): a starting position, orders and
+standing orders, fixed dice, and what must come out: the problems of illegal orders, or facts of
+the state after the turn and events that must (or must not) have happened.
+"""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from pbem.core.dice import FixedDice
+from pbem.core.events import EventLog
+from pbem.core.yamlio import Document, dump_yaml, parse_document
+from pbem.rulesets import get_ruleset
+
+CATALOGUE = Path(__file__).parent / "catalogue" / "aa-revised" / "turns"
+CASES = sorted(CATALOGUE.glob("*.yaml"))
+ABSENT = "<absent>"
+
+
+def build_state(case: dict[str, Any]) -> dict[str, Any]:
+    """The opening setup (or an empty board) with the case's changes."""
+    ruleset = get_ruleset("aa-revised")
+    spec = case.get("position") or {}
+    state = ruleset.opening_state(case.get("name", "catalogue"), case.get("options") or {})
+    state["dice"] = {"commitment": "0" * 64, "turn": 1}
+    if spec.get("base", "opening") == "empty":
+        state["units"] = {}
+        state["cargo"] = {}
+        state["treasury"] = {p: 0 for p in state["treasury"]}
+    for key in ("round", "next_power", "winner"):
+        if key in spec:
+            state[key] = spec[key]
+    for key in ("treasury", "developments", "control"):
+        state[key].update(spec.get(key) or {})
+    for space, by_power in (spec.get("units") or {}).items():
+        if by_power:
+            state["units"][space] = by_power
+        else:
+            state["units"].pop(space, None)
+    for space, entries in (spec.get("cargo") or {}).items():
+        if entries:
+            state["cargo"][space] = entries
+        else:
+            state["cargo"].pop(space, None)
+    return state
+
+
+def as_document(value: Any, name: str) -> Document:
+    text = value if isinstance(value, str) else dump_yaml(value)
+    return parse_document(text, name)
+
+
+def matches(actual: Any, expected: Any) -> bool:
+    """Partial match: every key of an expected mapping must match; ABSENT means the key is missing."""
+    if isinstance(expected, dict):
+        if not isinstance(actual, dict):
+            return False
+        for key, want in expected.items():
+            if want == ABSENT:
+                if key in actual:
+                    return False
+            elif key not in actual or not matches(actual[key], want):
+                return False
+        return True
+    return actual == expected
+
+
+def npl(state: dict[str, Any], power: str) -> int:
+    board = yaml.safe_load((Path(__file__).parents[1] / "pbem/rulesets/aa_revised/data/board.yaml").read_text())
+    ipc = {t["name"]: t["ipc"] for t in board["territories"]}
+    return sum(ipc[t] for t, p in state["control"].items() if p == power)
+
+
+def problem_matches(problem: Any, want: dict[str, Any]) -> bool:
+    if "field" in want and problem.field != want["field"]:
+        return False
+    if "line" in want and problem.line != want["line"]:
+        return False
+    if "contains" in want and want["contains"].lower() not in problem.message.lower():
+        return False
+    return True
+
+
+@pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
+def test_case(path: Path) -> None:
+    case = yaml.safe_load(path.read_text(encoding="utf-8"))
+    ruleset = get_ruleset("aa-revised")
+    state = build_state(case)
+    state_doc = parse_document(dump_yaml(state), f"{path.stem}/state.yaml")
+    assert ruleset.check_state(state_doc) == [], "the case's position is not a valid state"
+    before = copy.deepcopy(state)
+    orders = as_document(case["orders"], f"{path.stem}/orders.yaml")
+    standing = {p: as_document(v, f"{path.stem}/standing-{p}.yaml") for p, v in (case.get("standing_orders") or {}).items()}
+    problems = ruleset.check_orders(state, orders, standing)
+    expect = case.get("expect") or {}
+    if "problems" in expect:
+        shown = "\n".join(str(p) for p in problems)
+        for want in expect["problems"]:
+            assert any(problem_matches(p, want) for p in problems), f"expected problem {want} among:\n{shown}"
+        if expect.get("only_these_problems", True):
+            assert len(problems) == len(expect["problems"]), f"unexpected problems:\n{shown}"
+        for p in problems:  # every problem names its file, line and field
+            assert p.file.startswith(path.stem + "/") and p.line and p.field, str(p)
+        return
+    assert problems == [], "\n".join(str(p) for p in problems)
+    dice = FixedDice(case.get("dice") or [])
+    log = EventLog()
+    after = ruleset.resolve(state, orders, standing, dice, log)
+    assert state == before, "resolve must not change the state it is given"
+    events = log.events
+    shown = "\n".join(str(e) for e in events)
+    position = 0
+    for want in expect.get("events") or []:
+        for i in range(position, len(events)):
+            if matches(events[i], want):
+                position = i + 1
+                break
+        else:
+            pytest.fail(f"event {want} not found (in order) among:\n{shown}")
+    for unwanted in expect.get("no_events") or []:
+        assert not any(matches(e, unwanted) for e in events), f"unexpected event {unwanted} in:\n{shown}"
+    if "state" in expect:
+        assert matches(after, expect["state"]), f"state facts {expect['state']} not met:\n{dump_yaml(after)}"
+    for power, value in (expect.get("npl") or {}).items():
+        assert npl(after, power) == value, f"{power}'s production level is {npl(after, power)}, not {value}"
+    if not case.get("dice_may_remain"):
+        assert dice.unused == 0, f"{dice.unused} of the case's dice were not rolled"
+    # the same inputs give the same bytes
+    again = ruleset.resolve(state, orders, standing, FixedDice(case.get("dice") or []), EventLog())
+    assert dump_yaml(again) == dump_yaml(after)
