@@ -1,0 +1,905 @@
+"""The map image of the turn report.
+
+Draws a position (``state.yaml`` as a dict) on the Axis & Allies Revised board with matplotlib's
+Agg backend (no display, no pyplot): land filled in the controlling power's colour, neutral
+territories hatched grey, sea blue; capitals, victory cities and IPC values; each space's units
+as one compact box per power; this turn's moves as arrows and its battles with their outcome
+(from the event log); a legend and a title. The board wraps east-west: the full map repeats a
+faded strip of the opposite edge on each side and marks the board's edges.
+
+The geometry comes from ``graphics.json`` (made by ``tools/convert_aa_revised_graphics.py``):
+board pixels, origin top left, y downwards. Each space's name is written at its label centre
+(for nearly every space TripleA's first unit placement point is that same spot) and its unit
+boxes hang below the name, one per power in turn order.
+
+The same inputs always give byte-identical PNG files: the fonts are the DejaVu files bundled
+with matplotlib (not looked up on the system), size and dpi are fixed, and no varying metadata
+(software version, date) is written. The renderer reads the state, the board and the events;
+it never decides a rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from os import PathLike
+from pathlib import Path
+from typing import IO, Any
+
+import matplotlib
+import numpy as np
+from matplotlib import patheffects
+from matplotlib.axes import Axes
+from matplotlib.backend_bases import RendererBase
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.collections import PolyCollection
+from matplotlib.figure import Figure
+from matplotlib.font_manager import FontProperties
+from matplotlib.patches import FancyArrowPatch, Rectangle
+from matplotlib.path import Path as MplPath
+
+__all__ = [
+    "BATTLE_COLOURS",
+    "DPI",
+    "IMAGE_WIDTH",
+    "MAP_COLOURS",
+    "POWER_COLOURS",
+    "THEATRES",
+    "UNIT_LABELS",
+    "View",
+    "board_to_image",
+    "land_colour",
+    "make_view",
+    "render_map",
+    "unit_stack_lines",
+]
+
+# ---------------------------------------------------------------------------------------------
+# Colours and labels
+
+#: The powers' colours, close to the board's own (USSR dark red, Germany grey, UK tan/brown,
+#: Japan orange-yellow, USA green). ``land``: fill of the territories the power controls;
+#: ``unit``: its unit boxes, move arrows and capital star outline; ``text``: writing on its boxes.
+POWER_COLOURS: dict[str, dict[str, str]] = {
+    "ussr": {"land": "#c7766f", "unit": "#8c1c1c", "text": "#ffffff"},
+    "germany": {"land": "#8d8d8d", "unit": "#3f3f3f", "text": "#ffffff"},
+    "uk": {"land": "#c9a46e", "unit": "#7a4a17", "text": "#ffffff"},
+    "japan": {"land": "#f2cd55", "unit": "#e09b00", "text": "#1a1a1a"},
+    "usa": {"land": "#97ad62", "unit": "#3f5a16", "text": "#ffffff"},
+}
+
+#: Colours of everything that is not a power's.
+MAP_COLOURS: dict[str, str] = {
+    "neutral": "#dcdad2",       # neutral territories (hatched)
+    "neutral_hatch": "#b9b6aa",
+    "uncontrolled": "#ffffff",  # a land territory missing from state['control']
+    "sea": "#a7c6e5",
+    "sea_edge": "#d9e7f5",
+    "land_edge": "#2b2b2b",
+    "background": "#7d9fc4",    # lakes, and the hair-line gaps between simplified outlines
+    "name": "#1e1e1e",
+    "sea_name": "#2f5f93",
+    "capital": "#fff36b",
+    "wrap": "#ffffff",          # veil over the repeated strips of the full map
+    "legend": "#f4f2ec",
+}
+
+#: Battle outcome -> colour of the battle's outline and tag.
+BATTLE_COLOURS: dict[str, str] = {
+    "captured": "#e8112d",  # the attacker won and took the territory
+    "attacker": "#ff7f00",  # the attacker won without taking it (sea battle, only aircraft left)
+    "defender": "#1f5fd6",  # the defender held
+    "none": "#8e44ad",      # nobody left standing (or both sides left)
+}
+
+#: Unit type -> short label in the unit boxes, in the unit table's order.
+UNIT_LABELS: dict[str, str] = {
+    "infantry": "inf",
+    "artillery": "art",
+    "tank": "tnk",
+    "aa_gun": "aa",
+    "industrial_complex": "ic",
+    "fighter": "ftr",
+    "bomber": "bmb",
+    "battleship": "bb",
+    "destroyer": "dd",
+    "carrier": "cv",
+    "transport": "tr",
+    "submarine": "sub",
+}
+
+_UNIT_NAMES: dict[str, str] = {
+    "infantry": "infantry", "artillery": "artillery", "tank": "tank", "aa_gun": "AA gun",
+    "industrial_complex": "industrial complex", "fighter": "fighter", "bomber": "bomber",
+    "battleship": "battleship", "destroyer": "destroyer", "carrier": "carrier",
+    "transport": "transport", "submarine": "submarine",
+}
+
+_POWER_ORDER = ("ussr", "germany", "uk", "japan", "usa")
+_POWER_SHORT = {"ussr": "SU", "germany": "GE", "uk": "UK", "japan": "JP", "usa": "US"}
+_CARGO_MARK = "\u25b8"
+
+# ---------------------------------------------------------------------------------------------
+# Image geometry and fonts
+
+#: Width of every image in pixels, and its resolution (both part of byte-identical output).
+IMAGE_WIDTH = 2000
+DPI = 100
+_TITLE_PX = 46
+_LEGEND_PX = 92
+#: How much of the opposite edge the full map repeats on each side (board pixels).
+WRAP_STRIP = 150
+
+#: Board windows ``(x0, x1, y0, y1)`` of the theatres. x may run past the board's edges: the
+#: renderer then draws the wrapped copy (the Pacific window crosses the east-west edge to show
+#: the Panama side of the board).
+THEATRES: dict[str, tuple[int, int, int, int]] = {
+    "europe": (430, 2050, 0, 1330),
+    "pacific": (1880, 3640, 120, 2000),
+}
+
+_FONT_DIR = Path(matplotlib.get_data_path()) / "fonts" / "ttf"
+_FONT_FILES = {
+    "regular": _FONT_DIR / "DejaVuSans.ttf",
+    "bold": _FONT_DIR / "DejaVuSans-Bold.ttf",
+    "italic": _FONT_DIR / "DejaVuSans-Oblique.ttf",
+}
+
+_RC: dict[Any, Any] = {  # rcParams for this drawing only
+    "text.hinting": "force_autohint",
+    "text.antialiased": True,
+    "lines.antialiased": True,
+    "patch.antialiased": True,
+    "path.simplify": False,
+    "hatch.linewidth": 0.6,
+}
+
+# Sizes of writing (points; at 100 dpi a point is 1.39 px) and boxes (image pixels).
+_NAME_PT = 6.0
+_SEA_NAME_PT = 6.6
+_STACK_PT = 6.6
+_TAG_PT = 6.4
+_LINE_SPACING = 1.18
+_BOX_PAD_PX = 2.2
+_BOX_GAP_PX = 2.0
+_STACK_TOP_PX = 2.0
+#: Writing is this much larger on the (zoomed-in) theatre maps.
+_THEATRE_TEXT_SCALE = 1.45
+
+
+#: A light outline behind the names, so that they read on every fill colour.
+_HALO = [patheffects.withStroke(linewidth=2.2, foreground="#ffffff", alpha=0.55)]
+
+
+def _font(style: str, size: float) -> FontProperties:
+    return FontProperties(fname=_FONT_FILES[style], size=size)
+
+
+@dataclass(frozen=True)
+class View:
+    """A window on the board and the image it becomes.
+
+    ``x0..x1``, ``y0..y1``: the window in board pixels (x may run past 0 or the board width, the
+    board wraps); ``width_px``/``map_height_px``: the map area in image pixels, which starts
+    ``top_px`` below the top of the image and has ``bottom_px`` (the legend) below it.
+    """
+
+    x0: float
+    x1: float
+    y0: float
+    y1: float
+    board_width: int
+    width_px: int
+    map_height_px: int
+    top_px: int
+    bottom_px: int
+    text_scale: float = 1.0
+    wrap_strips: bool = False
+
+    @property
+    def scale(self) -> float:
+        """Image pixels per board pixel."""
+        return self.width_px / (self.x1 - self.x0)
+
+    @property
+    def height_px(self) -> int:
+        """Height of the whole image: title band, map, legend."""
+        return self.top_px + self.map_height_px + self.bottom_px
+
+    def unwrap_x(self, x: float) -> float:
+        """The copy of board column ``x`` (shifted by whole board widths) that is in the window.
+
+        When two copies are in view (the full map's repeated strips), the one on the board
+        itself (0 <= x < width) wins; when none is, the nearest one.
+        """
+        width = self.board_width
+        base = x % width
+        copies = [base + k * width for k in (0, -1, 1)]
+        inside = [c for c in copies if self.x0 <= c < self.x1]
+        if inside:
+            return inside[0]
+        middle = (self.x0 + self.x1) / 2
+        return min(copies, key=lambda c: abs(c - middle))
+
+    def to_image(self, x: float, y: float) -> tuple[float, float]:
+        """Image pixel (column, row from the top) at which board point ``(x, y)`` is drawn."""
+        return ((self.unwrap_x(x) - self.x0) * self.scale,
+                self.top_px + (y - self.y0) * self.scale)
+
+    def offsets(self, xmin: float, xmax: float, margin: float = 0.0) -> list[float]:
+        """The shifts (0 and +-board width) that bring board columns ``xmin..xmax`` into view."""
+        width = self.board_width
+        return [k * width for k in (0, -1, 1)
+                if xmin + k * width <= self.x1 + margin and xmax + k * width >= self.x0 - margin]
+
+
+def make_view(graphics: Mapping[str, Any], theatre: str | None = None,
+              width_px: int = IMAGE_WIDTH) -> View:
+    """The view of the full map (``theatre=None``) or of one of ``THEATRES``."""
+    board = graphics["board"]
+    width, height = int(board["width"]), int(board["height"])
+    if theatre is None:
+        x0, x1, y0, y1 = -WRAP_STRIP, width + WRAP_STRIP, 0, height
+    elif theatre in THEATRES:
+        x0, x1, y0, y1 = THEATRES[theatre]
+    else:
+        raise ValueError(f"unknown theatre {theatre!r}; known: {', '.join(sorted(THEATRES))}")
+    map_height = round(width_px * (y1 - y0) / (x1 - x0))
+    return View(x0, x1, y0, y1, width, width_px, map_height, _TITLE_PX, _LEGEND_PX,
+                text_scale=1.0 if theatre is None else _THEATRE_TEXT_SCALE,
+                wrap_strips=theatre is None)
+
+
+def board_to_image(graphics: Mapping[str, Any], x: float, y: float,
+                   theatre: str | None = None) -> tuple[float, float]:
+    """Image pixel (column, row from the top) at which ``render_map`` draws board point (x, y)."""
+    return make_view(graphics, theatre).to_image(x, y)
+
+
+def land_colour(owner: str | None) -> str:
+    """Fill colour of a land territory controlled by ``owner`` (``None``: neutral)."""
+    if owner is None:
+        return MAP_COLOURS["neutral"]
+    colours = POWER_COLOURS.get(owner)
+    return colours["land"] if colours else MAP_COLOURS["uncontrolled"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading the inputs
+
+
+def _ordered_powers(powers: Iterable[str]) -> list[str]:
+    rank = {p: i for i, p in enumerate(_POWER_ORDER)}
+    return sorted(powers, key=lambda p: (rank.get(p, len(rank)), p))
+
+
+def _count_items(units: Mapping[str, int]) -> list[str]:
+    rank = {u: i for i, u in enumerate(UNIT_LABELS)}
+    return [f"{int(units[u])}{UNIT_LABELS.get(u, u)}"
+            for u in sorted(units, key=lambda u: (rank.get(u, len(rank)), u))
+            if int(units[u]) > 0]
+
+
+def _wrap_items(items: Sequence[str], per_line: int) -> list[str]:
+    return [" ".join(items[i:i + per_line]) for i in range(0, len(items), per_line)]
+
+
+def unit_stack_lines(power: str, units: Mapping[str, int],
+                     cargo: Sequence[Mapping[str, Any]] = (), per_line: int = 3) -> list[str]:
+    """Text lines of one power's unit box: counts with short labels, at most ``per_line`` per
+    line, in unit table order; then, marked with a triangle, what its transports carry (``cargo``
+    is the space's list from ``state['cargo']``; another power's cargo is suffixed with it).
+
+    >>> unit_stack_lines("uk", {"infantry": 2, "tank": 1, "transport": 1},
+    ...                  [{"transport": "uk", "units": {"usa": {"infantry": 2}}}])
+    ['2inf 1tnk 1tr', '\u25b82inf US']
+    """
+    lines = _wrap_items(_count_items(units), per_line)
+    aboard: list[str] = []
+    for load in cargo:
+        if load.get("transport") != power:
+            continue
+        for owner in _ordered_powers(load.get("units", {})):
+            items = _count_items(load["units"][owner])
+            if items and owner != power:
+                items[-1] += f" {_POWER_SHORT.get(owner, owner)}"
+            aboard.extend(items)
+    if aboard:
+        lines.extend(_CARGO_MARK + line for line in _wrap_items(aboard, per_line))
+    return lines
+
+
+def _battle_outcome(end: Mapping[str, Any]) -> str:
+    winner = end.get("winner")
+    if winner == "attacker":
+        return "captured" if end.get("captured") else "attacker"
+    return "defender" if winner == "defender" else "none"
+
+
+# ---------------------------------------------------------------------------------------------
+# Layout: what is written at each space, and the rectangle it covers
+
+
+@dataclass
+class _Box:
+    power: str
+    text: str
+    height_px: float
+
+
+@dataclass
+class _Label:
+    """What is written at one space: name, battle tag and unit boxes, around ``anchor``.
+
+    ``width``, ``top`` and ``bottom`` are image pixels relative to the anchor; the anchor is the
+    label centre unless ``_place_labels`` moved it to one of the space's placement points.
+    """
+
+    name: str
+    text: str
+    is_sea: bool
+    centre: tuple[float, float]
+    rings: list[np.ndarray]
+    xmin: float
+    xmax: float
+    data: Mapping[str, Any]
+    anchor: tuple[float, float] = (0.0, 0.0)  # where the name is written (board pixels)
+    name_size: float = 0.0
+    name_h: float = 0.0
+    width: float = 0.0          # widest line (name, tag or box)
+    top: float = 0.0            # top of the writing (<= 0: above the anchor)
+    bottom: float = 0.0         # bottom of the writing (below the anchor)
+    boxes: list[_Box] = field(default_factory=list)
+    battle: tuple[str, str] | None = None  # (outcome, tag text)
+
+    def rect(self, scale: float, margin_px: float = 3.0) -> tuple[float, float, float, float]:
+        """(left, top, right, bottom) of the written area, board units relative to the anchor."""
+        half = self.width / 2 + margin_px
+        return (-half / scale, (self.top - margin_px) / scale, half / scale,
+                (self.bottom + margin_px) / scale)
+
+
+def _labels(graphics: Mapping[str, Any], board: Mapping[str, Any]) -> dict[str, _Label]:
+    sea = {z["name"] for z in board.get("sea_zones", [])}
+    labels = {}
+    for name in sorted(graphics["spaces"]):
+        data = graphics["spaces"][name]
+        rings = [np.asarray(r, dtype=float) for r in data["polygons"]]
+        xs = np.concatenate([r[:, 0] for r in rings])
+        is_sea = name in sea or name.startswith("SZ ")
+        centre = (float(data["centre"][0]), float(data["centre"][1]))
+        labels[name] = _Label(name, name[3:] if is_sea and name.startswith("SZ ") else name,
+                              is_sea, centre, rings, float(xs.min()), float(xs.max()), data,
+                              anchor=centre)
+    return labels
+
+
+def _text_size(renderer: RendererBase, text: str, style: str, size: float) -> tuple[float, float]:
+    """Width and height in pixels of one line of ``text``."""
+    w, h, _ = renderer.get_text_width_height_descent(text, _font(style, size), ismath=False)
+    return w, h
+
+
+def _layout(labels: dict[str, _Label], view: View, renderer: RendererBase,
+            state: Mapping[str, Any], events: Sequence[Mapping[str, Any]],
+            territories: Mapping[str, Mapping[str, Any]]) -> None:
+    """Measure names, battle tags and unit boxes; fill in each label's boxes and extent; choose
+    where each label goes."""
+    k = view.text_scale
+    units = state.get("units") or {}
+    cargo = state.get("cargo") or {}
+    attackers = {e.get("battle"): e.get("attacker") for e in events
+                 if e.get("type") == "battle_start"}
+    for event in events:
+        if event.get("type") == "battle_end" and event.get("space") in labels:
+            outcome = _battle_outcome(event)
+            who = _POWER_SHORT.get(attackers.get(event.get("battle")) or "", "")
+            tag = {"captured": f"taken by {who}" if who else "taken",
+                   "attacker": f"{who} won" if who else "attacker won",
+                   "defender": "held", "none": "no victor"}[outcome]
+            labels[event["space"]].battle = (outcome, "\u2694 " + tag)
+    line_px = _STACK_PT * k * _LINE_SPACING * DPI / 72
+    for label in labels.values():
+        label.name_size = (_SEA_NAME_PT if label.is_sea else _NAME_PT) * k
+        w, h = _text_size(renderer, label.text, "italic" if label.is_sea else "regular",
+                          label.name_size)
+        label.name_h, label.width, label.top = h, w, -h
+        if label.battle:
+            w, h = _text_size(renderer, label.battle[1], "bold", _TAG_PT * k)
+            pad = 0.25 * _TAG_PT * k * DPI / 72
+            label.width = max(label.width, w + 2 * pad)
+            label.top -= h + 2 * pad + 2
+        space_units = units.get(label.name) or {}
+        bottom = _STACK_TOP_PX * k
+        for power in _ordered_powers(space_units):
+            lines = unit_stack_lines(power, space_units[power], cargo.get(label.name, ()))
+            if not lines:
+                continue
+            width = max(_text_size(renderer, line, "bold", _STACK_PT * k)[0] for line in lines)
+            height = len(lines) * line_px + 2 * _BOX_PAD_PX * k
+            label.boxes.append(_Box(power, "\n".join(lines), height))
+            label.width = max(label.width, width + 2 * _BOX_PAD_PX * k)
+            bottom += height + _BOX_GAP_PX
+        label.bottom = bottom
+    _place_labels(labels, view, territories)
+
+
+#: Radius in image pixels of the markers that labels try not to cover.
+_MARKER_RADIUS_PX = {"capital": 8.0, "victory_city": 5.0, "ipc": 7.0}
+
+
+def _place_labels(labels: dict[str, _Label], view: View,
+                  territories: Mapping[str, Mapping[str, Any]]) -> None:
+    """Choose each label's anchor among its label centre and its unit placement points, so that
+    labels overlap each other (and the markers) as little as possible.
+
+    Greedy, in a fixed order: land before sea, then spaces with units, bigger writing first. A
+    candidate that overlaps nothing is taken at once (the label centre is tried first); else
+    the one with the least overlap. Overlaps across the east-west edge count too.
+    """
+    width = float(view.board_width)
+    shifts = np.array([0.0, -width, width])
+    placed = np.zeros((0, 4))  # x0, y0, x1, y1 of the labels already placed (board units)
+    markers = []
+    for label in labels.values():
+        info = territories.get(label.name, {})
+        for key, radius in _MARKER_RADIUS_PX.items():
+            if info.get(key) and key in label.data:
+                x, y = label.data[key]
+                r = radius / view.scale
+                markers.append((x - r, y - r, x + r, y + r))
+    obstacles = np.asarray(markers, dtype=float).reshape(-1, 4)
+
+    def overlap(rect: np.ndarray, others: np.ndarray) -> float:
+        if not len(others):
+            return 0.0
+        total = 0.0
+        for shift in shifts:
+            w = (np.minimum(rect[2] + shift, others[:, 2])
+                 - np.maximum(rect[0] + shift, others[:, 0]))
+            h = np.minimum(rect[3], others[:, 3]) - np.maximum(rect[1], others[:, 1])
+            total += float(np.sum(np.clip(w, 0, None) * np.clip(h, 0, None)))
+        return total
+
+    def order(label: _Label) -> tuple[Any, ...]:
+        return (label.is_sea, not label.boxes, -label.width * (label.bottom - label.top),
+                label.name)
+
+    for label in sorted(labels.values(), key=order):
+        left, top, right, bottom = label.rect(view.scale)
+        candidates = [label.centre] + [(float(x), float(y)) for x, y in label.data["place"]]
+        best, best_cost = label.centre, np.inf
+        for x, y in candidates:
+            rect = np.array([x + left, y + top, x + right, y + bottom])
+            cost = overlap(rect, placed) + 0.5 * overlap(rect, obstacles)
+            if cost < best_cost - 1e-9:
+                best, best_cost = (x, y), cost
+            if cost == 0:
+                break
+        label.anchor = best
+        x, y = best
+        placed = np.vstack([placed, [x + left, y + top, x + right, y + bottom]])
+
+
+# ---------------------------------------------------------------------------------------------
+# Drawing
+
+
+def _draw_polygons(ax: Axes, view: View, labels: Mapping[str, _Label],
+                   territories: Mapping[str, Mapping[str, Any]],
+                   control: Mapping[str, str]) -> None:
+    sea, neutral, land, land_faces = [], [], [], []
+    for label in labels.values():
+        for dx in view.offsets(label.xmin, label.xmax):
+            rings = [r + (dx, 0.0) for r in label.rings]
+            if label.is_sea:
+                sea.extend(rings)
+            elif territories.get(label.name, {}).get("neutral"):
+                neutral.extend(rings)
+            else:
+                land.extend(rings)
+                land_faces.extend([land_colour(control.get(label.name)) if label.name in control
+                                   else MAP_COLOURS["uncontrolled"]] * len(rings))
+    ax.add_collection(PolyCollection(sea, facecolors=MAP_COLOURS["sea"],
+                                     edgecolors=MAP_COLOURS["sea_edge"], linewidths=0.7,
+                                     zorder=1))
+    ax.add_collection(PolyCollection(neutral, facecolors=MAP_COLOURS["neutral"],
+                                     edgecolors=MAP_COLOURS["neutral_hatch"], linewidths=0,
+                                     hatch="////", zorder=2))
+    ax.add_collection(PolyCollection(neutral + land, facecolors=["none"] * len(neutral)
+                                     + land_faces, edgecolors=MAP_COLOURS["land_edge"],
+                                     linewidths=0.6, zorder=2.1))
+
+
+def _ipc_badge(ax: Axes, x: float, y: float, text: str, text_scale: float) -> None:
+    ax.text(x, y, text, fontproperties=_font("bold", 5.6 * text_scale), ha="center",
+            va="center", color="#ffffff", zorder=4.3, clip_on=True,
+            bbox={"boxstyle": "circle,pad=0.2", "facecolor": "#2d2d2d", "edgecolor": "#ffffff",
+                  "linewidth": 0.5})
+
+
+def _victory_city(ax: Axes, xs: list[float], ys: list[float], size: float) -> None:
+    ax.scatter(xs, ys, s=42 * size, marker="o", facecolors="#ffffff", edgecolors="#000000",
+               linewidths=1.3, zorder=4)
+    ax.scatter(xs, ys, s=6 * size, marker="o", facecolors="#000000", linewidths=0, zorder=4.1)
+
+
+def _draw_markers(ax: Axes, view: View, labels: Mapping[str, _Label],
+                  territories: Mapping[str, Mapping[str, Any]]) -> None:
+    caps: list[tuple[float, float, str]] = []
+    vcs: list[tuple[float, float]] = []
+    for label in labels.values():
+        info = territories.get(label.name)
+        if not info:
+            continue
+        if info.get("capital"):
+            x, y = label.data.get("capital", label.centre)
+            colour = POWER_COLOURS.get(info["capital"], {}).get("unit", "#000000")
+            caps += [(x + dx, y, colour) for dx in view.offsets(x, x, margin=30)]
+        if info.get("victory_city"):
+            x, y = label.data.get("victory_city", label.centre)
+            vcs += [(x + dx, y) for dx in view.offsets(x, x, margin=30)]
+        if info.get("ipc") and "ipc" in label.data:
+            x, y = label.data["ipc"]
+            for dx in view.offsets(x, x, margin=30):
+                _ipc_badge(ax, x + dx, y, str(info["ipc"]), view.text_scale)
+    size = view.text_scale ** 2
+    _victory_city(ax, [x for x, _ in vcs], [y for _, y in vcs], size)
+    ax.scatter([x for x, _, _ in caps], [y for _, y, _ in caps], s=150 * size, marker="*",
+               facecolors=MAP_COLOURS["capital"], edgecolors=[c for _, _, c in caps],
+               linewidths=1.4, zorder=4.2)
+
+
+def _draw_battle_outlines(ax: Axes, view: View, labels: Mapping[str, _Label]) -> None:
+    for label in labels.values():
+        if label.battle is None:
+            continue
+        for dx in view.offsets(label.xmin, label.xmax):
+            rings = [r + (dx, 0.0) for r in label.rings]
+            ax.add_collection(PolyCollection(rings, facecolors="none", edgecolors="#ffffff",
+                                             linewidths=4.6, zorder=3))
+            ax.add_collection(PolyCollection(rings, facecolors="none",
+                                             edgecolors=BATTLE_COLOURS[label.battle[0]],
+                                             linewidths=2.6, zorder=3.1))
+
+
+def _draw_labels(ax: Axes, view: View, labels: Mapping[str, _Label]) -> None:
+    """Names, battle tags and unit boxes."""
+    k = view.text_scale
+    for label in labels.values():
+        cx, cy = label.anchor
+        for dx in view.offsets(cx, cx, margin=label.width / view.scale):
+            x = cx + dx
+            ax.text(x, cy, label.text, fontproperties=_font("italic" if label.is_sea else
+                                                            "regular", label.name_size),
+                    ha="center", va="bottom", zorder=6, clip_on=True,
+                    color=MAP_COLOURS["sea_name" if label.is_sea else "name"],
+                    path_effects=_HALO)
+            if label.battle:
+                outcome, tag = label.battle
+                ax.text(x, cy - (label.name_h + 4) / view.scale, tag,
+                        fontproperties=_font("bold", _TAG_PT * k), ha="center", va="bottom",
+                        color="#ffffff", zorder=8, clip_on=True,
+                        bbox={"boxstyle": "round,pad=0.25", "facecolor": BATTLE_COLOURS[outcome],
+                              "edgecolor": "#000000", "linewidth": 0.5})
+            top = _STACK_TOP_PX * k
+            for box in label.boxes:
+                colours = POWER_COLOURS.get(box.power, {"unit": "#000000", "text": "#ffffff"})
+                pad = _BOX_PAD_PX * k * 72 / DPI / (_STACK_PT * k)
+                ax.text(x, cy + (top + _BOX_PAD_PX * k) / view.scale, box.text,
+                        fontproperties=_font("bold", _STACK_PT * k), ha="center", va="top",
+                        linespacing=_LINE_SPACING, color=colours["text"], zorder=7,
+                        clip_on=True,
+                        bbox={"boxstyle": f"round,pad={pad:.3f},rounding_size=0.5",
+                              "facecolor": colours["unit"], "edgecolor": "#000000",
+                              "linewidth": 0.6})
+                top += box.height_px + _BOX_GAP_PX
+
+
+def _move_spaces(event: Mapping[str, Any]) -> list[str]:
+    """The spaces a move goes through: ``from``, then ``path`` (or just ``to``)."""
+    names = [event.get("from")] + list(event.get("path") or [event.get("to")])
+    return [n for i, n in enumerate(names) if n and (i == 0 or n != names[i - 1])]
+
+
+def _near(x: float, reference: float, width: float) -> float:
+    """The copy of column ``x`` (shifted by whole board widths) nearest to ``reference``."""
+    return x + round((reference - x) / width) * width
+
+
+def _distance_to_segment(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
+    ab = b - a
+    t = float(np.clip(np.dot(p - a, ab) / max(float(np.dot(ab, ab)), 1e-9), 0.0, 1.0))
+    return float(np.hypot(*(a + t * ab - p)))
+
+
+def _segment_hits_rect(a: np.ndarray, b: np.ndarray,
+                       rect: tuple[float, float, float, float]) -> bool:
+    """Whether the segment from ``a`` to ``b`` crosses the rectangle (Liang-Barsky)."""
+    x0, y0, x1, y1 = rect
+    d = b - a
+    t0, t1 = 0.0, 1.0
+    for p, q in ((-d[0], a[0] - x0), (d[0], x1 - a[0]), (-d[1], a[1] - y0), (d[1], y1 - a[1])):
+        if abs(p) < 1e-12:
+            if q < 0:
+                return False
+        else:
+            t = q / p
+            if p < 0:
+                t0 = max(t0, t)
+            else:
+                t1 = min(t1, t)
+            if t0 > t1:
+                return False
+    return True
+
+
+def _waypoint(view: View, label: _Label, before: np.ndarray, after: np.ndarray) -> np.ndarray:
+    """Where a move passes through a space on its way: the placement point (or the anchor) from
+    which the arrow's two legs stay clear of the space's writing, nearest the straight line from
+    ``before`` to ``after``."""
+    left, top, right, bottom = label.rect(view.scale)
+    ax, ay = label.anchor
+    best, best_cost = np.array(label.anchor), np.inf
+    for x, y in [label.anchor, *label.data.get("place", [])]:
+        point = np.array([_near(float(x), float(before[0]), view.board_width), float(y)])
+        cost = _distance_to_segment(point, before, after)
+        wx = ax + float(point[0]) - float(x)  # the anchor in the same copy as the point
+        writing = (wx + left, ay + top, wx + right, ay + bottom)
+        if _segment_hits_rect(before, point, writing) or _segment_hits_rect(point, after, writing):
+            cost += 1e6  # the arrow would cross the space's own unit boxes
+        if cost < best_cost:
+            best, best_cost = point, cost
+    return best
+
+
+def _move_polyline(view: View, labels: Mapping[str, _Label],
+                   names: Sequence[str]) -> np.ndarray | None:
+    """The points a move's arrow goes through: the label anchors of its first and last space,
+    and a point clear of the writing in each space between. Each step goes to the nearer copy
+    across the east-west edge."""
+    if len(names) < 2 or any(n not in labels for n in names):
+        return None
+    width = view.board_width
+    anchors = [np.array(labels[names[0]].anchor)]
+    for name in names[1:]:
+        x, y = labels[name].anchor
+        anchors.append(np.array([_near(x, float(anchors[-1][0]), width), y]))
+    points = [anchors[0]]
+    for i in range(1, len(names) - 1):
+        points.append(_waypoint(view, labels[names[i]], points[-1], anchors[i + 1]))
+        shift = points[-1][0] - anchors[i][0]  # keep the next anchor near this copy
+        anchors[i + 1] = anchors[i + 1] + (round(shift / width) * width, 0.0)
+    points.append(anchors[-1])
+    return np.asarray(points)
+
+
+def _exit_distance(rect: tuple[float, float, float, float], direction: np.ndarray) -> float:
+    """Distance from the centre (inside ``rect``) along ``direction`` to the rectangle's edge."""
+    left, top, right, bottom = rect
+    t = np.inf
+    for d, lo, hi in ((direction[0], left, right), (direction[1], top, bottom)):
+        if d > 1e-9:
+            t = min(t, hi / d)
+        elif d < -1e-9:
+            t = min(t, lo / d)
+    return float(t)
+
+
+def _trim(points: np.ndarray, start: float, end: float) -> np.ndarray | None:
+    """The polyline without its first ``start`` and last ``end`` board units (None if nothing
+    is left)."""
+    seg = np.diff(points, axis=0)
+    lengths = np.hypot(seg[:, 0], seg[:, 1])
+    total = float(lengths.sum())
+    if total <= start + end + 1e-6:
+        return None
+    cum = np.concatenate([[0.0], np.cumsum(lengths)])
+
+    def at(d: float) -> np.ndarray:
+        i = min(int(np.searchsorted(cum, d, side="right")) - 1, len(lengths) - 1)
+        return points[i] + (d - cum[i]) / lengths[i] * seg[i] if lengths[i] else points[i]
+
+    a, b = start, total - end
+    return np.asarray([at(a), *(points[i] for i in range(1, len(points) - 1)
+                                if a < cum[i] < b), at(b)])
+
+
+def _move_arrow_points(view: View, labels: Mapping[str, _Label],
+                       event: Mapping[str, Any]) -> np.ndarray | None:
+    """The move's polyline, starting and ending at the edges of what is written at its ends."""
+    names = _move_spaces(event)
+    points = _move_polyline(view, labels, names)
+    if points is None:
+        return None
+    seg = np.diff(points, axis=0)
+    lengths = np.hypot(seg[:, 0], seg[:, 1])
+    if lengths[0] == 0 or lengths[-1] == 0:
+        return None
+    start_rect = labels[names[0]].rect(view.scale)
+    end_rect = labels[names[-1]].rect(view.scale)
+    start = min(_exit_distance(start_rect, seg[0] / lengths[0]), lengths[0])
+    end = min(_exit_distance(end_rect, -seg[-1] / lengths[-1]), lengths[-1])
+    trimmed = _trim(points, start, end)
+    if trimmed is None or float(np.hypot(*(trimmed[-1] - trimmed[0]))) < 14 / view.scale:
+        # Neighbours whose writing touches: a short arrow between the centres instead.
+        trimmed = _trim(points, 4 / view.scale, 6 / view.scale)
+    return trimmed
+
+
+def _draw_moves(ax: Axes, view: View, labels: Mapping[str, _Label],
+                events: Sequence[Mapping[str, Any]]) -> None:
+    seen: set[tuple[Any, ...]] = set()
+    for event in events:
+        if event.get("type") != "move":
+            continue
+        key = (event.get("power"), event.get("phase"), event.get("from"),
+               tuple(event.get("path") or ()), event.get("to"))
+        if key in seen:
+            continue
+        seen.add(key)
+        points = _move_arrow_points(view, labels, event)
+        if points is None:
+            continue
+        colour = POWER_COLOURS.get(event.get("power", ""), {}).get("unit", "#000000")
+        style = "-" if event.get("phase") == "combat" else (0, (3.5, 2))
+        codes = [MplPath.MOVETO] + [MplPath.LINETO] * (len(points) - 1)
+        for dx in view.offsets(float(points[:, 0].min()), float(points[:, 0].max())):
+            path = MplPath(points + (dx, 0.0), codes)
+            for lw, col, z, ls in ((3.8, "#ffffff", 7.5, "-"), (2.0, colour, 7.6, style)):
+                ax.add_patch(FancyArrowPatch(path=path, arrowstyle="-|>,head_length=6,"
+                                             "head_width=3", color=col, linewidth=lw,
+                                             linestyle=ls, zorder=z, clip_on=True,
+                                             joinstyle="round", capstyle="butt"))
+
+
+def _draw_wrap(ax: Axes, view: View) -> None:
+    """The board's east and west edges as dashed lines; on the full map, the strips beyond them
+    (copies of the opposite edge) are veiled."""
+    width = view.board_width
+    if view.wrap_strips:
+        for x0, x1 in ((view.x0, 0.0), (float(width), view.x1)):
+            if x1 > x0:
+                ax.add_patch(Rectangle((x0, view.y0), x1 - x0, view.y1 - view.y0,
+                                       facecolor=MAP_COLOURS["wrap"], alpha=0.45, linewidth=0,
+                                       zorder=9))
+    for edge in (0, width):
+        if not view.x0 < edge < view.x1:
+            continue
+        ax.axvline(edge, color="#000000", linewidth=1.2, linestyle=(0, (6, 4)), zorder=9.1)
+        if view.wrap_strips:
+            text = ("\u21e4 board edge: continues from the far right" if edge == 0
+                    else "board edge: continues at the far left \u21e5")
+        else:
+            text = "\u21c6 board edge (the board wraps east-west)"
+        ax.text(edge + (6 if edge == 0 else -6) / view.scale, view.y0 + 6 / view.scale, text,
+                fontproperties=_font("bold", 7 * view.text_scale),
+                ha="left" if edge == 0 else "right", va="top", color="#000000", zorder=9.2,
+                clip_on=True, bbox={"boxstyle": "round,pad=0.25", "facecolor": "#ffffff",
+                                    "edgecolor": "#000000", "linewidth": 0.5, "alpha": 0.9})
+
+
+def _draw_legend(fig: Figure, view: View, names: Mapping[str, str],
+                 renderer: RendererBase) -> None:
+    ax = fig.add_axes((0, 0, 1, view.bottom_px / view.height_px))
+    ax.set_xlim(0, view.width_px)
+    ax.set_ylim(view.bottom_px, 0)
+    ax.set_axis_off()
+    ax.add_patch(Rectangle((0, 0), view.width_px, view.bottom_px,
+                           facecolor=MAP_COLOURS["legend"], edgecolor="none", zorder=0))
+    regular, bold = _font("regular", 8.0), _font("bold", 8.0)
+    x, row1, row2, row3 = 12.0, 18.0, 46.0, 74.0
+
+    def swatch(x: float, face: str, hatch: str | None = None) -> None:
+        ax.add_patch(Rectangle((x, row1 - 8), 22, 16, facecolor=face, hatch=hatch,
+                               edgecolor=MAP_COLOURS["neutral_hatch"] if hatch else "#2b2b2b",
+                               linewidth=0.6))
+
+    for power in _POWER_ORDER:
+        colours = POWER_COLOURS[power]
+        swatch(x, colours["land"])
+        ax.text(x + 30, row1, "3inf", fontproperties=_font("bold", _STACK_PT), ha="left",
+                va="center", color=colours["text"],
+                bbox={"boxstyle": "round,pad=0.25", "facecolor": colours["unit"],
+                      "edgecolor": "#000000", "linewidth": 0.6})
+        ax.text(x + 62, row1, names.get(power, power), fontproperties=regular, ha="left",
+                va="center")
+        x += 180
+    for text, face, hatch in (("neutral", MAP_COLOURS["neutral"], "////"),
+                              ("sea zone (its number)", MAP_COLOURS["sea"], None)):
+        swatch(x, face, hatch)
+        ax.text(x + 30, row1, text, fontproperties=regular, ha="left", va="center")
+        x += 170
+    ax.scatter([x + 10], [row1], s=150, marker="*", facecolors=MAP_COLOURS["capital"],
+               edgecolors="#000000", linewidths=1.2)
+    ax.text(x + 24, row1, "capital", fontproperties=regular, ha="left", va="center")
+    x += 90
+    _victory_city(ax, [x + 10], [row1], 1.0)
+    ax.text(x + 24, row1, "victory city", fontproperties=regular, ha="left", va="center")
+    x += 120
+    _ipc_badge(ax, x + 10, row1, "6", 1.0)
+    ax.text(x + 24, row1, "IPC value", fontproperties=regular, ha="left", va="center")
+
+    x = 12.0
+    ax.text(x, row2, "Units:", fontproperties=bold, ha="left", va="center")
+    x += 52
+    for unit, code in UNIT_LABELS.items():
+        ax.text(x, row2, code, fontproperties=bold, ha="left", va="center")
+        x += _text_size(renderer, code, "bold", 8.0)[0] + 5
+        ax.text(x, row2, _UNIT_NAMES[unit], fontproperties=regular, ha="left", va="center")
+        x += _text_size(renderer, _UNIT_NAMES[unit], "regular", 8.0)[0] + 18
+    ax.text(x, row2, _CARGO_MARK, fontproperties=bold, ha="left", va="center")
+    ax.text(x + 14, row2, "aboard transports (suffix: another power's)",
+            fontproperties=regular, ha="left", va="center")
+
+    x = 12.0
+    ax.text(x, row3, "This turn:", fontproperties=bold, ha="left", va="center")
+    x += 80
+    for style, text in (("-", "combat move"), ((0, (3.5, 2)), "non-combat move")):
+        ax.add_patch(FancyArrowPatch((x, row3), (x + 44, row3), arrowstyle="-|>,head_length=6,"
+                                     "head_width=3", color="#000000", linewidth=2.0,
+                                     linestyle=style))
+        ax.text(x + 52, row3, text, fontproperties=regular, ha="left", va="center")
+        x += 170
+    for outcome, text in (("captured", "battle: attacker took the territory"),
+                          ("attacker", "battle: attacker won, did not take it"),
+                          ("defender", "battle: defender held"),
+                          ("none", "battle: no victor")):
+        ax.add_patch(Rectangle((x, row3 - 7), 22, 14, facecolor="none",
+                               edgecolor=BATTLE_COLOURS[outcome], linewidth=2.6))
+        ax.text(x + 30, row3, text, fontproperties=regular, ha="left", va="center")
+        x += 260
+    ax.text(view.width_px - 12, row3, "\u21c6 the board wraps east-west",
+            fontproperties=_font("italic", 8.0), ha="right", va="center")
+
+
+def render_map(state: Mapping[str, Any], board: Mapping[str, Any], graphics: Mapping[str, Any],
+               events: Sequence[Mapping[str, Any]] | None,
+               out_path: str | PathLike[str] | IO[bytes], *, theatre: str | None = None,
+               title: str) -> None:
+    """Draw ``state`` on the board and write it as a PNG image to ``out_path``.
+
+    ``state``: a position in the shape of ``state.yaml`` (``control``, ``units``, ``cargo`` are
+    read); ``board``: the parsed ``board.yaml`` (territories' ``neutral``, ``capital``,
+    ``victory_city``, ``ipc``; ``sea_zones``; the powers' display names); ``graphics``: the
+    parsed ``graphics.json``; ``events``: this turn's event log or ``None`` (``move`` events
+    become arrows along their path, ``battle_start``/``battle_end`` events outline the battle's
+    space and tag it with the outcome). ``theatre``: ``None`` for the whole board (with a veiled
+    copy of the opposite edge on each side) or a key of ``THEATRES`` (``europe``, ``pacific``).
+    ``title`` is written above the map.
+
+    The image is ``IMAGE_WIDTH`` pixels wide; the same arguments give the same bytes.
+    """
+    view = make_view(graphics, theatre)
+    territories = {t["name"]: t for t in board.get("territories", [])}
+    names = {p: p for p in _POWER_ORDER} | {p["id"]: p.get("name", p["id"])
+                                            for p in board.get("powers", [])}
+    events = list(events or [])
+    labels = _labels(graphics, board)
+    with matplotlib.rc_context(_RC):
+        fig = Figure(figsize=(view.width_px / DPI, view.height_px / DPI), dpi=DPI,
+                     facecolor="#ffffff")
+        canvas = FigureCanvasAgg(fig)
+        _layout(labels, view, canvas.get_renderer(), state, events, territories)
+        height = view.height_px
+        ax = fig.add_axes((0, view.bottom_px / height, 1, view.map_height_px / height))
+        ax.set_xlim(view.x0, view.x1)
+        ax.set_ylim(view.y1, view.y0)
+        ax.set_axis_off()
+        ax.add_patch(Rectangle((view.x0, view.y0), view.x1 - view.x0, view.y1 - view.y0,
+                               facecolor=MAP_COLOURS["background"], linewidth=0, zorder=0))
+        _draw_polygons(ax, view, labels, territories, state.get("control") or {})
+        _draw_battle_outlines(ax, view, labels)
+        _draw_markers(ax, view, labels, territories)
+        _draw_moves(ax, view, labels, events)
+        _draw_labels(ax, view, labels)
+        _draw_wrap(ax, view)
+        middle = 1 - (view.top_px / 2) / height
+        fig.text(12 / view.width_px, middle, title, fontproperties=_font("bold", 15),
+                 ha="left", va="center")
+        if theatre:
+            fig.text(1 - 12 / view.width_px, middle, f"{theatre.capitalize()} theatre",
+                     fontproperties=_font("italic", 11), ha="right", va="center")
+        _draw_legend(fig, view, names, canvas.get_renderer())
+        fig.savefig(out_path, format="png", dpi=DPI, metadata={"Software": None},
+                    facecolor=fig.get_facecolor())

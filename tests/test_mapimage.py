@@ -1,0 +1,289 @@
+"""Tests of the map image (pbem/render/mapimage.py).
+
+Renders the opening position (setup.yaml on board.yaml, drawn with graphics.json) and reads the PNG
+back: image size, colours sampled around label centres, byte-identical re-rendering, theatre crops,
+and the drawing of this turn's moves and battles. Reads only the project's own files.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections import Counter
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+import yaml
+from matplotlib.colors import to_rgb
+from matplotlib.image import imread
+from matplotlib.path import Path as MplPath
+
+from pbem.render.mapimage import (
+    BATTLE_COLOURS,
+    IMAGE_WIDTH,
+    MAP_COLOURS,
+    POWER_COLOURS,
+    THEATRES,
+    _labels,
+    _move_polyline,
+    board_to_image,
+    land_colour,
+    make_view,
+    render_map,
+    unit_stack_lines,
+)
+
+DATA = Path(__file__).resolve().parents[1] / "pbem/rulesets/aa_revised/data"
+
+#: One territory per owner in the opening position, big enough to show its fill around the writing.
+OWNED = {
+    "ussr": "Novosibirsk",
+    "germany": "Ukraine S.S.R.",
+    "uk": "French Equatorial Africa",
+    "japan": "Manchuria",
+    "usa": "Brazil",
+}
+NEUTRAL = ["Sahara", "Saudi Arabia", "Mongolia"]
+SEA = ["SZ 31", "SZ 44", "SZ 22", "SZ 57"]
+
+
+@cache
+def _load() -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    board = yaml.safe_load((DATA / "board.yaml").read_text(encoding="utf-8"))
+    setup = yaml.safe_load((DATA / "setup.yaml").read_text(encoding="utf-8"))
+    graphics = json.loads((DATA / "graphics.json").read_text(encoding="utf-8"))
+    return board, setup, graphics
+
+
+def opening_state() -> dict[str, Any]:
+    """The opening position in the shape of state.yaml."""
+    _, setup, _ = _load()
+    state: dict[str, Any] = {"format": "pbem-state/1", "ruleset": "aa-revised", "game": "Test",
+                             "round": 1, "next_power": "ussr"}
+    state.update(copy.deepcopy(setup))
+    state.setdefault("cargo", {})
+    state.setdefault("developments", {p: [] for p in OWNED})
+    state["winner"] = None
+    return state
+
+
+def _render(tmp_path: Path, name: str, state: dict[str, Any] | None = None,
+            events: list[dict[str, Any]] | None = None, theatre: str | None = None) -> Path:
+    board, _, graphics = _load()
+    out = tmp_path / name
+    render_map(opening_state() if state is None else state, board, graphics, events, out,
+               theatre=theatre, title="Test game — opening position")
+    return out
+
+
+@pytest.fixture(scope="module")
+def full_map(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _render(tmp_path_factory.mktemp("map"), "opening.png")
+
+
+def _pixels(path: Path) -> np.ndarray:
+    """The PNG as an (h, w, 3) uint8 array."""
+    image = imread(path)
+    if image.dtype != np.uint8:
+        image = np.round(image * 255).astype(np.uint8)
+    return image[:, :, :3]
+
+
+def _rgb(colour: str) -> tuple[int, ...]:
+    return tuple(round(c * 255) for c in to_rgb(colour))
+
+
+def _colour_near_centre(image: np.ndarray, space: str, theatre: str | None = None,
+                        radius: float = 90.0, step: float = 6.0) -> tuple[int, ...]:
+    """The commonest colour of the pixels around a space's label centre that lie inside it.
+
+    Sampling a disc (board pixels) around the label centre, not only the centre itself, keeps
+    the answer clear of the name and unit boxes written there.
+    """
+    _, _, graphics = _load()
+    data = graphics["spaces"][space]
+    cx, cy = data["centre"]
+    offsets = np.arange(-radius, radius + step, step)
+    grid = np.array([(cx + dx, cy + dy) for dx in offsets for dy in offsets
+                     if dx * dx + dy * dy <= radius * radius])
+    inside = np.zeros(len(grid), dtype=bool)
+    for ring in data["polygons"]:
+        inside |= MplPath(np.asarray(ring, dtype=float)).contains_points(grid, radius=-3.0)
+    counts: Counter[tuple[int, ...]] = Counter()
+    for x, y in grid[inside]:
+        col, row = board_to_image(graphics, x, y, theatre)
+        counts[tuple(int(v) for v in image[int(row), int(col)])] += 1
+    assert counts, f"no sample point inside {space}"
+    colour, n = counts.most_common(1)[0]
+    assert n >= 0.5 * sum(counts.values()), f"{space}: no dominant colour in {counts}"
+    return colour
+
+
+def test_size(full_map: Path) -> None:
+    _, _, graphics = _load()
+    image = _pixels(full_map)
+    view = make_view(graphics)
+    assert image.shape[1] == IMAGE_WIDTH == 2000
+    assert image.shape[0] == view.height_px
+    assert 900 < image.shape[0] < 1400  # a 3500x2000 board plus title and legend
+
+
+@pytest.mark.parametrize("power", sorted(OWNED))
+def test_land_in_owner_colour(full_map: Path, power: str) -> None:
+    space = OWNED[power]
+    assert opening_state()["control"][space] == power
+    assert _colour_near_centre(_pixels(full_map), space) == _rgb(POWER_COLOURS[power]["land"])
+
+
+def test_power_colours_distinct() -> None:
+    fills = [land_colour(p) for p in OWNED] + [MAP_COLOURS["neutral"], MAP_COLOURS["sea"]]
+    assert len({_rgb(c) for c in fills}) == len(fills)
+    assert len({_rgb(POWER_COLOURS[p]["unit"]) for p in OWNED}) == len(OWNED)
+
+
+@pytest.mark.parametrize("space", NEUTRAL)
+def test_neutral_grey(full_map: Path, space: str) -> None:
+    board, _, _ = _load()
+    assert next(t for t in board["territories"] if t["name"] == space)["neutral"]
+    assert _colour_near_centre(_pixels(full_map), space) == _rgb(MAP_COLOURS["neutral"])
+
+
+@pytest.mark.parametrize("space", SEA)
+def test_sea_blue(full_map: Path, space: str) -> None:
+    assert _colour_near_centre(_pixels(full_map), space) == _rgb(MAP_COLOURS["sea"])
+
+
+def test_control_changes_colour(tmp_path: Path) -> None:
+    state = opening_state()
+    state["control"]["Novosibirsk"] = "japan"
+    image = _pixels(_render(tmp_path, "changed.png", state))
+    assert _colour_near_centre(image, "Novosibirsk") == _rgb(POWER_COLOURS["japan"]["land"])
+
+
+def test_wrap_strips_repeat_the_opposite_edge(full_map: Path) -> None:
+    """The full map shows each edge's far side: left of x=0 lies the east edge, veiled."""
+    _, _, graphics = _load()
+    image = _pixels(full_map)
+    width = graphics["board"]["width"]
+    view = make_view(graphics)
+    assert view.x0 < 0 and view.x1 > width
+    # Western Canada (east edge of the board) reappears, veiled, left of the west edge.
+    x, y = 3450, 200
+    col, row = view.to_image(x, y)  # the copy on the board
+    ghost = (x - width - view.x0) * view.scale
+    assert ghost < view.to_image(0, y)[0]
+    on_board = image[int(row), int(col)].astype(int)
+    veiled = image[int(row), int(ghost)].astype(int)
+    white = np.array([255, 255, 255])
+    assert (on_board == _rgb(POWER_COLOURS["uk"]["land"])).all()
+    assert np.abs(veiled - (0.55 * on_board + 0.45 * white)).max() <= 3
+
+
+def test_byte_identical(tmp_path: Path, full_map: Path) -> None:
+    again = _render(tmp_path, "again.png")
+    assert again.read_bytes() == full_map.read_bytes()
+    assert b"Software" not in full_map.read_bytes()[:4096]
+
+
+@pytest.mark.parametrize("theatre", sorted(THEATRES))
+def test_theatre_crop(tmp_path: Path, theatre: str) -> None:
+    _, _, graphics = _load()
+    path = _render(tmp_path, f"{theatre}.png", theatre=theatre)
+    image = _pixels(path)
+    view = make_view(graphics, theatre)
+    assert image.shape[:2] == (view.height_px, IMAGE_WIDTH)
+    assert view.scale > make_view(graphics).scale  # zoomed in
+    expected = {"europe": {"germany": "Ukraine S.S.R.", "uk": "Anglo-Egypt", "ussr": "Archangel"},
+                "pacific": {"japan": "Manchuria", "uk": "Australia", "usa": "Panama"}}[theatre]
+    for power, space in expected.items():
+        assert _colour_near_centre(image, space, theatre, radius=50, step=4) == \
+            _rgb(POWER_COLOURS[power]["land"]), (theatre, space)
+
+
+def test_pacific_crosses_the_wrap() -> None:
+    """Panama (west edge of the board) is drawn right of Western United States (east edge)."""
+    _, _, graphics = _load()
+    panama = graphics["spaces"]["Panama"]["centre"]
+    west_us = graphics["spaces"]["Western United States"]["centre"]
+    assert panama[0] < 100 < 3000 < west_us[0]
+    assert board_to_image(graphics, panama[0], panama[1], "pacific")[0] > \
+        board_to_image(graphics, west_us[0], west_us[1], "pacific")[0]
+
+
+def test_unknown_theatre() -> None:
+    _, _, graphics = _load()
+    with pytest.raises(ValueError, match="unknown theatre"):
+        make_view(graphics, "africa")
+
+
+def test_unit_stack_lines() -> None:
+    assert unit_stack_lines("germany", {"infantry": 3, "tank": 2, "artillery": 1}) == \
+        ["3inf 1art 2tnk"]
+    assert unit_stack_lines("uk", {"transport": 1, "battleship": 1},
+                            [{"transport": "uk", "units": {"uk": {"infantry": 1},
+                                                           "usa": {"tank": 1}}},
+                             {"transport": "usa", "units": {"usa": {"infantry": 2}}}]) == \
+        ["1bb 1tr", "\u25b81inf 1tnk US"]
+    assert unit_stack_lines("usa", {"infantry": 0}) == []
+
+
+def test_move_crosses_the_wrap() -> None:
+    """A move over the east-west edge goes to the nearer copy, not across the whole board."""
+    board, _, graphics = _load()
+    view = make_view(graphics)
+    labels = _labels(graphics, board)  # anchors at the label centres
+    points = _move_polyline(view, labels, ["Mexico", "Panama"])
+    assert points is not None
+    assert abs(points[1][0] - points[0][0]) < 400
+    assert points[1][0] > graphics["board"]["width"]  # Panama's copy east of the edge
+
+
+def test_moves_and_battles(tmp_path: Path, full_map: Path) -> None:
+    state = opening_state()
+    state["control"]["Ukraine S.S.R."] = "ussr"
+    state["units"]["Ukraine S.S.R."] = {"ussr": {"infantry": 3, "tank": 1}}
+    state["units"]["Panama"] = {"usa": {"tank": 1}}
+    events: list[dict[str, Any]] = [
+        {"type": "move", "phase": "combat", "power": "ussr", "units": {"infantry": 3, "tank": 1},
+         "from": "Caucasus", "path": ["Ukraine S.S.R."], "to": "Ukraine S.S.R."},
+        {"type": "move", "phase": "noncombat", "power": "usa", "units": {"tank": 1},
+         "from": "Mexico", "path": ["Panama"], "to": "Panama"},
+        {"type": "move", "phase": "combat", "power": "uk", "units": {"bomber": 1},
+         "from": "United Kingdom", "path": ["SZ 6", "Western Europe"], "to": "Western Europe"},
+        {"type": "battle_start", "battle": "b1", "space": "Ukraine S.S.R.", "kind": "land",
+         "attacker": "ussr", "attackers": {}, "defenders": {}},
+        {"type": "battle_end", "battle": "b1", "space": "Ukraine S.S.R.", "rounds": 2,
+         "winner": "attacker", "attackers_left": {}, "defenders_left": {}, "captured": True},
+        {"type": "battle_start", "battle": "b2", "space": "Western Europe", "kind": "land",
+         "attacker": "uk", "attackers": {}, "defenders": {}},
+        {"type": "battle_end", "battle": "b2", "space": "Western Europe", "rounds": 1,
+         "winner": "defender", "attackers_left": {}, "defenders_left": {}, "captured": False},
+    ]
+    first = _render(tmp_path, "turn.png", state, events)
+    second = _render(tmp_path, "turn-again.png", state, events)
+    assert first.read_bytes() == second.read_bytes()
+    image = _pixels(first)
+    assert image.shape == _pixels(full_map).shape
+    assert _colour_near_centre(image, "Ukraine S.S.R.") == _rgb(POWER_COLOURS["ussr"]["land"])
+    view = make_view(_load()[2])
+    rows = slice(view.top_px, view.top_px + view.map_height_px)  # the map, not the legend
+    opening = _pixels(full_map)[rows]
+    for outcome in ("captured", "defender"):  # the battles' outlines and tags
+        colour = np.array(_rgb(BATTLE_COLOURS[outcome]))
+        assert (image[rows] == colour).all(axis=2).sum() > 200, outcome
+        assert (opening == colour).all(axis=2).sum() == 0, outcome
+
+
+def test_graphics_cover_the_board() -> None:
+    """graphics.json draws exactly the board's spaces, each with an outline and a label centre."""
+    board, _, graphics = _load()
+    names = {t["name"] for t in board["territories"]} | {z["name"] for z in board["sea_zones"]}
+    assert set(graphics["spaces"]) == names
+    width, height = graphics["board"]["width"], graphics["board"]["height"]
+    for name, data in graphics["spaces"].items():
+        assert data["polygons"] and all(len(ring) >= 3 for ring in data["polygons"]), name
+        x, y = data["centre"]
+        assert 0 <= x < width and 0 <= y < height, name
