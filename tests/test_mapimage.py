@@ -226,7 +226,7 @@ def test_unit_stack_lines() -> None:
                             [{"transport": "uk", "units": {"uk": {"infantry": 1},
                                                            "usa": {"tank": 1}}},
                              {"transport": "usa", "units": {"usa": {"infantry": 2}}}]) == \
-        ["1bb 1tr", "\u25b81inf 1tnk US"]
+        ["1bb 1tr", "\u25b81inf 1tnk USA"]
     assert unit_stack_lines("usa", {"infantry": 0}) == []
 
 

@@ -116,7 +116,7 @@ _UNIT_NAMES: dict[str, str] = {
 }
 
 _POWER_ORDER = ("ussr", "germany", "uk", "japan", "usa")
-_POWER_SHORT = {"ussr": "SU", "germany": "GE", "uk": "UK", "japan": "JP", "usa": "US"}
+_POWER_SHORT = {"ussr": "USSR", "germany": "GER", "uk": "UK", "japan": "JPN", "usa": "USA"}
 _CARGO_MARK = "\u25b8"
 
 # ---------------------------------------------------------------------------------------------

@@ -105,6 +105,13 @@ def _other_line(e: dict[str, Any]) -> str:
     return str(e)
 
 
+def _position(summary: dict[str, Any] | None) -> dict[str, Any] | None:
+    if summary is None:
+        return None
+    powers = [{**row, "power": power_name(row["power"])} for row in summary["powers"]]
+    return {**summary, "powers": powers}
+
+
 def report_model(before: dict[str, Any], after: dict[str, Any], log: EventLog,
                  note: str | None = None) -> dict[str, Any]:
     """Everything the report shows, as plain data (no markup)."""
@@ -157,7 +164,7 @@ def report_model(before: dict[str, Any], after: dict[str, Any], log: EventLog,
         "income_notes": [f"{power_name(e['power'])}: {e['reason']}" for e in log.of_type("income")
                          if e.get("reason")],
         "victory": log.of_type("victory_check"),
-        "summary": ruleset.summary(after),
+        "summary": _position(ruleset.summary(after)),
         "defaults": [_other_line(e) for e in log.of_type("default")],
         "rulings": sorted({_other_line(e) for e in log.of_type("ruling")}),
         "seed": start["seed"], "commitment": start["seed_commitment"],

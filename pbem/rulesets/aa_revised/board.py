@@ -126,6 +126,11 @@ class Board:
     def enemies(self, a: str | None, b: str | None) -> bool:
         return a is not None and b is not None and self.side[a] != self.side[b]
 
+    def victory_cities_held(self, control: Mapping[str, str]) -> list[tuple[str, str]]:
+        """(power, victory city) for every victory city a power controls, in board order."""
+        return [(control[name], t.victory_city) for name, t in self.territories.items()
+                if t.victory_city and control.get(name)]
+
     def power_order(self, power: str) -> int:
         return self.powers.index(power)
 

@@ -215,7 +215,7 @@ class BattleOrders:
     attacker: PowerOrders = PowerOrders()
     defenders: Mapping[str, PowerOrders] = field(default_factory=dict)
     retreat: RetreatRule = RetreatRule()
-    enemy_casualties: CasualtyOrder = CasualtyOrder(label="attacker's pick, default order")
+    enemy_casualties: CasualtyOrder = CasualtyOrder(label="pick of the defenders' losses, cheapest first")
 
     def for_defender(self, power: str) -> PowerOrders:
         """The orders of a defending power (defaults when it gave none)."""

@@ -41,9 +41,9 @@ def battle_orders(turn: Turn, battle: Battle, retreat_to: str | None, defending:
     d: BattleDecisions | None = battle.decisions
     space = battle.space
     if d is not None and d.casualty_order:
-        types, label = d.casualty_order, f"{turn.power}'s casualty order for {space}"
+        types, label = d.casualty_order, f"casualty order for {space}"
     elif turn.orders.casualty_order:
-        types, label = turn.orders.casualty_order, f"{turn.power}'s casualty order"
+        types, label = turn.orders.casualty_order, "casualty order"
     else:
         types, label = None, ""
         _default_once(turn, f"casualty_order:{turn.power}", turn.power, "casualty order in its battles",
@@ -64,15 +64,15 @@ def battle_orders(turn: Turn, battle: Battle, retreat_to: str | None, defending:
         damage_first = (override.damage_battleships_first if override and override.damage_battleships_first
                         is not None else standing.damage_battleships_first)
         submerge = override.submerge if override and override.submerge else standing.submerge
-        label = f"{power}'s standing orders" + (f" for {space}" if override and override.casualty_order else "")
+        label = "standing orders" + (f" for {space}" if override and override.casualty_order else "")
         defenders[power] = combat.PowerOrders(_casualty_order(types, label, damage_first, False),
                                               submerge, standing.shared_casualties)  # type: ignore[arg-type]
     retreat = combat.RetreatRule()
     if d is not None and d.retreat is not None and retreat_to is not None:
         retreat = combat.RetreatRule(d.retreat.after_round, d.retreat.below_units, d.retreat.when_weaker, retreat_to)
-    enemy = combat.CasualtyOrder(label="attacker's pick, default order")
+    enemy = combat.CasualtyOrder(label="pick of the defenders' losses, cheapest first")
     if d is not None and d.enemy_casualties:
-        enemy = combat.CasualtyOrder(tuple(d.enemy_casualties), label=f"attacker's pick for {space}")
+        enemy = combat.CasualtyOrder(tuple(d.enemy_casualties), label=f"pick of the defenders' losses in {space}")
     return combat.BattleOrders(attacker, defenders, retreat, enemy)
 
 

@@ -33,7 +33,7 @@ def flak(turn: Turn, aircraft: list[Unit], spaces: list[str]) -> None:
         if volley is None:
             continue
         order = turn.orders.casualty_order
-        casualties = combat.CasualtyOrder(tuple(order), label=f"{turn.power}'s casualty order") if order \
+        casualties = combat.CasualtyOrder(tuple(order), label="casualty order") if order \
             else combat.CasualtyOrder()
         policy = combat.casualty_policies(battle, combat.BattleOrders(combat.PowerOrders(casualties)))["attacker"]
         dice = turn.roll(volley.dice)

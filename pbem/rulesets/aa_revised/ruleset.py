@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import json
+from importlib import resources
 from typing import Any
 
 from pbem.core.errors import Problem
 from pbem.core.events import EventLog
 from pbem.core.ruleset import Dice, Option, Ruleset
 from pbem.core.yamlio import Document
-from pbem.rulesets.aa_revised.board import board, load_data
+from pbem.rulesets.aa_revised.board import DATA_PACKAGE, board, load_data
 from pbem.rulesets.aa_revised.options import OPTIONS, RULINGS, chosen_options
 from pbem.rulesets.aa_revised.state import FORMAT, RULESET_ID, Position
 
@@ -57,3 +59,15 @@ class AxisAlliesRevised(Ruleset):
         from pbem.rulesets.aa_revised.turn import resolve_turn
         return resolve_turn(state, orders, standing, dice, log)
 
+    def summary(self, state: dict[str, Any]) -> dict[str, Any]:
+        b, position = board(), Position.from_state(state)
+        held = b.victory_cities_held(position.control)
+        powers = [{"power": p, "production": position.npl(p),
+                   "cities": [city for owner, city in held if owner == p]} for p in b.powers]
+        sides = [{"name": side.title(), "count": sum(b.side[owner] == side for owner, _ in held)}
+                 for side in b.sides]
+        return {"powers": powers, "sides": sides, "needed": int(state["options"]["victory_cities"])}
+
+    def map_data(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        graphics = resources.files(DATA_PACKAGE).joinpath("data", "graphics.json").read_text(encoding="utf-8")
+        return load_data("board.yaml"), json.loads(graphics)

@@ -245,9 +245,8 @@ def victory_check(turn: Turn) -> None:
     if turn.power != b.powers[-1]:
         return
     cities: dict[str, list[str]] = {side: [] for side in b.sides}
-    for name, t in b.territories.items():
-        if t.victory_city and pos.control.get(name):
-            cities[b.side[pos.control[name]]].append(t.victory_city)
+    for power, city in b.victory_cities_held(pos.control):
+        cities[b.side[power]].append(city)
     needed = int(turn.opt("victory_cities"))
     turn.ruling("victory_cities")
     winners = [side for side in b.sides if len(cities[side]) >= needed]
