@@ -82,12 +82,28 @@ def _check_battle_decisions(turn: Turn) -> None:
             continue
         if d.retreat is not None:
             options = retreat_options(turn, space)
-            if d.retreat.to not in options:
+            if only_aircraft_leave(turn, space):
+                if d.retreat.to is not None:
+                    turn.problem(d.where + ("retreat", "to"), f"only aircraft can retreat from {space}; they "
+                                 "fly to a landing place in the noncombat move", "no `to`")
+            elif d.retreat.to is None:
+                turn.problem(d.where + ("retreat",), f"say where the attackers in {space} retreat to",
+                             "`to:` " + (" or ".join(options) or "none: they cannot retreat"))
+            elif d.retreat.to not in options:
                 turn.problem(d.where + ("retreat", "to"),
                              f"attackers in {space} can retreat only to an adjacent friendly space that one of them "
                              "came from", ", ".join(options) or "none")
         if d.cancel_landing and not any(a.target == space for a in turn.assaults):
             turn.problem(d.where + ("cancel_landing",), f"there is no amphibious assault on {space}")
+
+
+def only_aircraft_leave(turn: Turn, space: str) -> bool:
+    """True when a retreat from `space` moves aircraft only: an attack by aircraft alone, or the
+    land battle of an amphibious assault (its land units fight to the end)."""
+    if turn.board.is_land(space) and any(a.target == space for a in turn.assaults):
+        return True
+    return all(turn.table.cls(u.type) == "air" for u in turn.pos.all_units()
+               if u.owner == turn.power and u.space == space and u.moved)
 
 
 def retreat_options(turn: Turn, space: str) -> list[str]:

@@ -36,8 +36,12 @@ def _casualty_order(types: list[str] | None, label: str, damage_first: bool = Tr
     return combat.CasualtyOrder(damage_battleships_first=damage_first, keep_land_unit=keep_land_unit)
 
 
-def battle_orders(turn: Turn, battle: Battle, retreat_to: str | None, defending: set[str]) -> combat.BattleOrders:
-    """The attacker's decisions for this battle and each defender's standing orders."""
+def battle_orders(turn: Turn, battle: Battle, may_retreat: bool, retreat_to: str | None,
+                  defending: set[str]) -> combat.BattleOrders:
+    """The attacker's decisions for this battle and each defender's standing orders.
+
+    `may_retreat`: the retreat rule of the orders still applies; `retreat_to`: where land and sea
+    units go (None when only aircraft leave)."""
     d: BattleDecisions | None = battle.decisions
     space = battle.space
     if d is not None and d.casualty_order:
@@ -68,7 +72,7 @@ def battle_orders(turn: Turn, battle: Battle, retreat_to: str | None, defending:
         defenders[power] = combat.PowerOrders(_casualty_order(types, label, damage_first, False),
                                               submerge, standing.shared_casualties)  # type: ignore[arg-type]
     retreat = combat.RetreatRule()
-    if d is not None and d.retreat is not None and retreat_to is not None:
+    if d is not None and d.retreat is not None and may_retreat:
         retreat = combat.RetreatRule(d.retreat.after_round, d.retreat.below_units, d.retreat.when_weaker, retreat_to)
     enemy = combat.CasualtyOrder(label="pick of the defenders' losses, cheapest first")
     if d is not None and d.enemy_casualties:
@@ -96,10 +100,12 @@ def run_battle(turn: Turn, b: Battle) -> None:
     bombarding = [combat.Piece(u.id, u.type, u.owner) for u in b.bombarding]
     if bombarding:
         turn.ruling("bombardment_targets")
-    retreat_to = None
+    retreat_to, may_retreat = None, False
     if b.decisions is not None and b.decisions.retreat is not None:
-        if b.decisions.retreat.to in retreat_options(turn, b.space):
-            retreat_to = b.decisions.retreat.to
+        if b.decisions.retreat.to is None:
+            may_retreat = True  # aircraft only, checked with the orders
+        elif b.decisions.retreat.to in retreat_options(turn, b.space):
+            retreat_to, may_retreat = b.decisions.retreat.to, True
         else:
             turn.default(f"retreat from {b.space}", "no retreat",
                          f"{b.decisions.retreat.to} is no longer a friendly space the attackers came from")
@@ -107,7 +113,7 @@ def run_battle(turn: Turn, b: Battle) -> None:
         b.id, b.space, "land" if board.is_land(b.space) else "sea", turn.power, tuple(attackers), tuple(defenders),
         aa_gun=aa_owner, bombarding=tuple(bombarding), amphibious=b.kind.startswith("amphibious"),
         developments=_developments(turn), bombardment_targets=turn.opt("bombardment_targets"))
-    result = combat.resolve_battle(battle, battle_orders(turn, b, retreat_to, {p.owner for p in defenders}),
+    result = combat.resolve_battle(battle, battle_orders(turn, b, may_retreat, retreat_to, {p.owner for p in defenders}),
                                    turn.roll)
     for u in b.attackers + b.bombarding:
         u.fought = True

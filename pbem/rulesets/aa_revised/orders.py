@@ -72,7 +72,7 @@ class Rocket:
 
 @dataclass
 class Retreat:
-    to: str
+    to: str | None  # None: only aircraft leave, and they land in the noncombat move
     after_round: int | None
     below_units: int | None
     when_weaker: bool
@@ -277,8 +277,8 @@ def read_orders(doc: Document) -> tuple[Orders, list[Problem]]:
         decisions.submerge = str(raw["submerge"]) if raw.get("submerge") in ("never", "always", "when_alone") else "never"
         retreat = raw.get("retreat")
         if isinstance(retreat, dict):
-            to = r.space(retreat.get("to"), where + ("retreat", "to"))
-            if to is not None:
+            to = r.space(retreat["to"], where + ("retreat", "to")) if "to" in retreat else None
+            if to is not None or "to" not in retreat:
                 decisions.retreat = Retreat(to, retreat.get("after_round"), retreat.get("below_units"),
                                             _bool(retreat.get("when_weaker"), False))
         orders.battles[space] = decisions
