@@ -732,6 +732,8 @@ def apply_move(turn: Turn, plan: MovePlan, phase: str) -> None:
         notes.append(f"blitz through {plan.blitzed}")
     if plan.assault:
         notes.append(f"amphibious assault on {plan.assault}")
+    elif move.unload and plan.unload_units:
+        notes.append(f"unloads {_count_text(turn.counts(plan.unload_units))} in {move.unload}")
     if move.bombing_raid:
         notes.append(f"strategic bombing raid on {move.to}")
     if move.bombard:
