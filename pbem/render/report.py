@@ -58,9 +58,11 @@ def _battle(events: list[dict[str, Any]]) -> dict[str, Any]:
             if e.get("casualties"):
                 current["events"].append(f"AA fire shoots down {units_text(e['casualties'])}")
         elif e["type"] == "casualties":
-            text = f"{power_name(e['power'])} loses {units_text(e['units'])}"
+            text = power_name(e["power"])
+            if e["units"]:
+                text += f" loses {units_text(e['units'])}"
             if e.get("damaged"):
-                text += f"; damaged: {units_text(e['damaged'])}"
+                text += f"{';' if e['units'] else ':'} {units_text(e['damaged'])} damaged"
             if e.get("chosen_by"):
                 text += f" (chosen by {power_name(e['chosen_by'])}"
                 text += f": {e['rule']})" if e.get("rule") else ")"
@@ -68,7 +70,8 @@ def _battle(events: list[dict[str, Any]]) -> dict[str, Any]:
         elif e["type"] == "submerge":
             current["events"].append(f"{power_name(e['power'])} submerges {units_text(e['units'])}")
         elif e["type"] == "retreat":
-            current["events"].append(f"{power_name(e['power'])} retreats {units_text(e['units'])} to {e['to']}")
+            where = f"to {e['to']}" if e.get("to") else "(to land in the noncombat move)"
+            current["events"].append(f"{power_name(e['power'])} retreats {units_text(e['units'])} {where}")
         elif e["type"] in ("lost", "capture", "default", "ruling"):
             current["events"].append(_other_line(e))
     result = "unresolved"
