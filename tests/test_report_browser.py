@@ -1,0 +1,61 @@
+"""The example turns' HTML reports, opened in headless Chromium as a player would open them."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+EXAMPLE_GAME = Path(__file__).resolve().parent.parent / "examples" / "aa-revised"
+REPORTS = sorted(EXAMPLE_GAME.glob("*/report.html"))
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMEDRIVER = shutil.which("chromedriver")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not (CHROMIUM and CHROMEDRIVER):
+        if os.environ.get("CI"):
+            pytest.fail("CI must install the Debian packages chromium and chromium-driver")
+        pytest.skip("needs the Debian packages chromium and chromium-driver")
+    webdriver = pytest.importorskip("selenium.webdriver")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--window-size=1280,900"):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path=CHROMEDRIVER))
+    yield driver
+    driver.quit()
+
+
+def test_the_example_has_reports():
+    assert len(REPORTS) == 5
+
+
+@pytest.mark.parametrize("report", REPORTS, ids=[r.parent.name for r in REPORTS])
+def test_report_loads_cleanly_and_shows_map_and_battles(browser, report):
+    from selenium.webdriver.common.by import By
+
+    browser.get(report.as_uri())
+    errors = [entry for entry in browser.get_log("browser") if entry["level"] in ("SEVERE", "WARNING")]
+    assert errors == []
+    image = browser.find_element(By.CSS_SELECTOR, "figure img")
+    assert image.is_displayed()
+    assert browser.execute_script("return arguments[0].complete && arguments[0].naturalWidth", image) >= 1500
+    battles = browser.find_elements(By.CSS_SELECTOR, "section.battle")
+    expected = report.read_text(encoding="utf-8").count('<section class="battle"')
+    assert len(battles) == expected
+    for battle in battles:
+        browser.execute_script("arguments[0].scrollIntoView()", battle)
+        assert battle.is_displayed()
+        for table in battle.find_elements(By.TAG_NAME, "table"):
+            assert table.is_displayed() and table.size["height"] > 0
+    # nothing is fetched from elsewhere: the page is self-contained
+    resources = browser.execute_script(
+        "return performance.getEntriesByType('resource').map(e => e.name)")
+    assert [r for r in resources if not r.startswith("data:")] == []
