@@ -23,7 +23,7 @@ DATA_PACKAGE = "pbem.rulesets.aa_revised"
 def load_data(filename: str) -> Any:
     """A YAML file of the ruleset's `data/` folder."""
     text = resources.files(DATA_PACKAGE).joinpath("data", filename).read_text(encoding="utf-8")
-    return yaml.safe_load(text)
+    return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # libyaml when present: faster
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from importlib import resources
 from typing import Any
 
@@ -69,5 +70,10 @@ class AxisAlliesRevised(Ruleset):
         return {"powers": powers, "sides": sides, "needed": int(state["options"]["victory_cities"])}
 
     def map_data(self) -> tuple[dict[str, Any], dict[str, Any]]:
-        graphics = resources.files(DATA_PACKAGE).joinpath("data", "graphics.json").read_text(encoding="utf-8")
-        return load_data("board.yaml"), json.loads(graphics)
+        return _map_data()
+
+
+@lru_cache(maxsize=1)
+def _map_data() -> tuple[dict[str, Any], dict[str, Any]]:
+    graphics = resources.files(DATA_PACKAGE).joinpath("data", "graphics.json").read_text(encoding="utf-8")
+    return load_data("board.yaml"), json.loads(graphics)
