@@ -60,9 +60,15 @@ def new(ruleset: str = typer.Argument(..., help=f"Ruleset id: {', '.join(RULESET
 @app.command()
 def options(ruleset: str = typer.Argument("aa-revised", help="Ruleset id.")) -> None:
     """List a ruleset's options and documented rulings with their defaults."""
-    for opt in get_ruleset(ruleset).options():
+    chosen = get_ruleset(ruleset)
+    typer.echo("Options (choose with `pbem new ... --option NAME=VALUE`):")
+    for opt in chosen.options():
         allowed = ", ".join(map(str, opt.allowed))
-        typer.echo(f"{opt.name} (default {opt.default}; allowed: {allowed})\n    {opt.text}")
+        typer.echo(f"  {opt.name} (default {opt.default}; allowed: {allowed})\n      {opt.text}")
+    if chosen.rulings():
+        typer.echo("\nRulings (fixed readings where the rulebooks are silent or unclear):")
+        for ruling in chosen.rulings():
+            typer.echo(f"  {ruling.name}: {ruling.text}")
 
 
 @app.command()

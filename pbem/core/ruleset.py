@@ -40,6 +40,10 @@ class Ruleset(ABC):
     def options(self) -> tuple[Option, ...]:
         """Every option of the ruleset with its default and meaning."""
 
+    def rulings(self) -> tuple[Option, ...]:
+        """The documented readings taken where the rulebooks are silent or unclear (one value each)."""
+        return ()
+
     @abstractmethod
     def opening_state(self, game: str, options: dict[str, Any]) -> dict[str, Any]:
         """The position before the first turn (the core adds the `dice` block)."""

@@ -27,7 +27,6 @@ class AxisAlliesRevised(Ruleset):
         return OPTIONS
 
     def rulings(self) -> tuple[Option, ...]:
-        """The documented rulings on points the rulebooks leave open (each has a single value)."""
         return RULINGS
 
     def opening_state(self, game: str, options: dict[str, Any]) -> dict[str, Any]:
