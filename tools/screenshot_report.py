@@ -1,6 +1,6 @@
 """Screenshot an HTML turn report in headless Chromium, to look at it as a player would.
 
-    python tools/screenshot_report.py examples/aa-revised/turns/01-ussr/report.html --out shot.png
+    python tools/screenshot_report.py examples/aa-revised/01-ussr/report.html --out shot.png
 """
 
 from __future__ import annotations
