@@ -126,6 +126,26 @@ RULINGS: tuple[Option, ...] = (
     Option("lost_capital_orders", "refuse", ("refuse",),
            "A power whose capital is enemy-held may not research, buy or place; such orders are refused "
            "(digest §5.11)."),
+    # The battle's own readings; combat.py applies them (docs/combat-api.md, battle catalogue cases).
+    Option("aa_casualties", "owner_chooses", ("owner_chooses",),
+           "Aircraft shot down by AA fire are chosen by their owner, by its casualty order (digest §5.2 step 1)."),
+    Option("submarine_hits", "fire_once", ("fire_once",),
+           "Submarines fire only in their opening step: one sunk in step 4 does not fire again. Hits of "
+           "a submarine volley beyond the enemy's sea units are lost; a volley with no legal target is "
+           "not rolled (digest §5.2 step 2, §11 case 26)."),
+    Option("destroyer_exception", "whole_side_before_volley", ("whole_side_before_volley",),
+           "The destroyer that cancels submarine opening fire may belong to any power of the side, and "
+           "counts if it is present when the volley is fired, even if that volley sinks it "
+           "(digest §11 case 26)."),
+    Option("partial_retreat", "aircraft_only_in_amphibious", ("aircraft_only_in_amphibious",),
+           "A retreat takes every attacker, except in the land battle of an amphibious assault, where "
+           "only aircraft leave; submarines may also submerge instead (digest §5.2 step 7)."),
+    Option("battle_end", "no_legal_hits", ("no_legal_hits",),
+           "A battle ends, the defender holding, when neither side has a unit able to hit the other "
+           "(e.g. submarines against aircraft only) (digest §11 case 36)."),
+    Option("allied_defenders", "standing_orders_then_attacker", ("standing_orders_then_attacker",),
+           "Allied defenders share hits by their standing orders (`shared_casualties`); when they "
+           "disagree, the attacker's `enemy_casualties` order picks, by default cheapest first."),
 )
 
 _BY_NAME = {o.name: o for o in (*OPTIONS, *RULINGS)}
