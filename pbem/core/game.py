@@ -8,14 +8,17 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
 from pbem.core.dice import commitment, new_chain_secret, turn_seed
 from pbem.core.errors import InputError, Problem, display_path
-from pbem.core.turn import STATE_FILE, TurnResult, load_turn, resolve_turn
-from pbem.core.yamlio import dump_yaml, load_document
+from pbem.core.schemas import validate
+from pbem.core.turn import (EVENTS_FILE, STATE_FILE, TurnInputs, TurnResult, load_turn, orders_digest,
+                            resolve_turn)
+from pbem.core.yamlio import Document, dump_yaml, load_document
 from pbem.rulesets import get_ruleset
 
 GAME_FILE = "game.yaml"
@@ -66,6 +69,43 @@ def seed_for_turn(folder: Path, turn: int) -> str:
         raise InputError([doc.problem(("chain_length",), str(exc))]) from None
 
 
+def _check_game_file(game: Document) -> None:
+    """game.yaml has the fields `pbem verify` reads, and names a known ruleset."""
+    data = game.data if isinstance(game.data, dict) else {}
+    problems = [game.problem((), f"missing required field {name!r}")
+                for name in ("ruleset", "game", "options", "dice") if name not in data]
+    if not problems and not isinstance(data["options"], dict):
+        problems.append(game.problem(("options",), "not a mapping", "option: value pairs"))
+    if not problems and not (isinstance(data["dice"], dict) and "commitment" in data["dice"]):
+        problems.append(game.problem(("dice",), "missing the published dice commitment", "{commitment: ...}"))
+    if not problems:
+        try:
+            get_ruleset(str(data["ruleset"]))
+        except KeyError as exc:
+            problems.append(game.problem(("ruleset",), f"unknown ruleset {data['ruleset']!r}", str(exc.args[0])))
+    if problems:
+        raise InputError(problems)
+
+
+def _check_orders_digest(inputs: TurnInputs) -> None:
+    """The orders are the ones adjudicated: their digest is the one recorded in the event log."""
+    recorded = inputs.output / EVENTS_FILE
+    if not recorded.exists():
+        return
+    first = recorded.read_text(encoding="utf-8", errors="replace").split("\n", 1)[0]
+    try:
+        digest = json.loads(first).get("orders_digest")
+    except (ValueError, AttributeError):
+        return  # the comparison of the event logs reports it
+    if digest is not None and digest != orders_digest(inputs):
+        standing = ", ".join(doc.path for _, doc in sorted(inputs.standing.items()))
+        raise InputError([Problem(inputs.orders.path, None, "", "not the orders that were adjudicated: the "
+                                  "digest of these orders" + (f" and the standing orders ({standing})" if standing
+                                                               else "") + " differs from the orders_digest "
+                                  f"{digest[:16]}… recorded in {display_path(recorded)} line 1; the orders "
+                                  "(or that record) were changed after the turn was adjudicated")])
+
+
 @dataclass
 class Verified:
     """One turn that `pbem verify` re-played and found identical."""
@@ -89,8 +129,10 @@ def verify_game(folder: Path, render: Callable[..., dict[str, bytes]] | None,
     """Re-play every turn of the game folder from its opening state; raise `InputError` at the first
     turn whose recorded outputs, dice or seed differ from what the rules and the seeds give."""
     game = load_document(folder / GAME_FILE)
+    _check_game_file(game)
     ruleset = get_ruleset(game.data["ruleset"])
     start = folder / START_STATE
+    load_document(start)  # a missing or unreadable opening state is an InputError
     expected = ruleset.opening_state(game.data["game"], game.data["options"])
     expected["dice"] = {"commitment": game.data["dice"]["commitment"], "turn": 1}
     if start.read_bytes() != dump_yaml(expected).encode("utf-8"):
@@ -103,6 +145,9 @@ def verify_game(folder: Path, render: Callable[..., dict[str, bytes]] | None,
     by_state = {}
     for path in turn_files:
         doc = load_document(path)
+        problems = validate("turn", doc)
+        if problems:
+            raise InputError(problems)
         state_path = (path.parent / str((doc.data or {}).get("state", ""))).resolve()
         by_state.setdefault(state_path, []).append(path)
     done: list[Verified] = []
@@ -114,6 +159,7 @@ def verify_game(folder: Path, render: Callable[..., dict[str, bytes]] | None,
             raise InputError([Problem(names, None, "state", "several turns start from the same state")])
         turn_path = candidates[0]
         inputs = load_turn(turn_path)
+        _check_orders_digest(inputs)
         result: TurnResult = resolve_turn(inputs, render)
         for name, data in result.files.items():
             recorded = inputs.output / name

@@ -30,7 +30,7 @@ def _registry() -> Registry:
     resources = []
     for name in SCHEMA_NAMES:
         resources.append((f"{name}.schema.json", Resource.from_contents(json.loads(schema_text(name)))))
-    return Registry().with_resources(resources)
+    return Registry().with_resources(resources).crawl()  # crawled once, not at every $ref
 
 
 @cache

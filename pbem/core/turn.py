@@ -76,8 +76,9 @@ def load_turn(turn_path: Path | str) -> TurnInputs:
     ruleset = get_ruleset(turn.data["ruleset"])
     problems = ruleset.check_state(state)
     seed = turn.data["seed"]
+    seed_problems = []  # a wrong seed does not stop the orders from being checked
     if commitment(seed) != state.data["dice"]["commitment"]:
-        problems.append(turn.problem(
+        seed_problems.append(turn.problem(
             ("seed",), "this seed does not hash to the state's dice commitment "
             f"{state.data['dice']['commitment'][:16]}…; it is not the seed of game turn "
             f"{state.data['dice']['turn']} (`pbem seed GAME_FOLDER {state.data['dice']['turn']}` prints it)"))
@@ -88,14 +89,14 @@ def load_turn(turn_path: Path | str) -> TurnInputs:
         standing[power] = load_document(base / path)
         problems += validate("standing-orders", standing[power])
     if problems:
-        raise InputError(problems)
+        raise InputError(seed_problems + problems)
     for power, doc in standing.items():
         if doc.data["power"] != power:
             problems.append(doc.problem(("power",), f"this file is for {doc.data['power']!r} but the turn "
                                         f"file lists it for {power!r}", power))
     problems += ruleset.check_orders(state.data, orders, standing)
-    if problems:
-        raise InputError(problems)
+    if seed_problems or problems:
+        raise InputError(seed_problems + problems)
     return TurnInputs(turn, base, state, orders, standing, seed, base / turn.data["output"])
 
 
@@ -152,6 +153,9 @@ def write_outputs(inputs: TurnInputs, files: dict[str, bytes], force: bool = Fal
         for name, data in files.items():
             (staging / name).write_bytes(data)
         if not out.exists():
+            umask = os.umask(0)
+            os.umask(umask)
+            staging.chmod(0o777 & ~umask)  # mkdtemp's 0700 would hide the outputs from other users
             staging.rename(out)
             return out
         for name in files:
