@@ -119,7 +119,7 @@ def test_research_problems():
     state = opening(developments={"germany": ["rockets"]})
     problems = problems_of("power: germany\nresearch: {development: rockets, dice: 9}\n", state)
     find(problems, "research.development", "already has rockets")
-    find(problems, "research.dice", "cost 45 IPCs; germany has 40")
+    find(problems, "research.dice", "the research dice cost 45 IPCs; Germany has 40")
     find(problems_of("power: germany\nresearch: {development: warp drive, dice: 1}\n"),
          "research.development", "unknown development")
 
@@ -127,7 +127,7 @@ def test_research_problems():
 def test_purchase_over_treasury_counts_research():
     problems = problems_of("power: germany\nresearch: {development: rockets, dice: 2}\npurchase: {tank: 7}\n"
                            "place: [{at: Germany, units: {tank: 7}}]\n")
-    p = find(problems, "purchase", "cost 45")
+    p = find(problems, "purchase", "45 IPCs in all")
     assert p.line == 3
 
 

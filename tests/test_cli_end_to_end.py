@@ -230,7 +230,7 @@ BAD_ORDERS = {
         [(5, "combat_move[0].path", ["no landing place within reach", "cannot get to a territory"])]),
     "purchase_over_treasury": (
         "power: ussr\npurchase: {tank: 5}\nplace:\n  - at: Russia\n    units: {tank: 5}\n",
-        [(2, "purchase", ["cost 25 IPCs; ussr has 24", "(allowed: 24 IPCs or less)"])]),
+        [(2, "purchase", ["the units cost 25 IPCs; USSR has 24", "(allowed: 24 IPCs or less)"])]),
     "place_without_factory": (
         "power: ussr\npurchase: {infantry: 2}\nplace:\n  - at: Karelia S.S.R.\n    units: {infantry: 2}\n",
         [(4, "place[0].at", ["cannot mobilize in Karelia S.S.R.", "no complex",
@@ -283,7 +283,7 @@ def test_over_full_transport_is_refused(played_copy):
     result = pbem("adjudicate", turn)
     assert result.exit_code != 0
     assert_problem(result.stderr, "game/orders/02-germany.yaml:5", "combat_move[0].load",
-                   "do not fit aboard 1 transport", "1 land unit + 1 infantry")
+                   "do not fit aboard 1 transport", "1 land unit of any type and 1 more infantry")
     assert not (game / "02-germany").exists()
     assert snapshot(game) == before
 

@@ -28,9 +28,13 @@ def check_purchase(turn: Turn) -> None:
     research = research_cost(turn)
     have = turn.pos.treasury.get(turn.power, 0)
     if cost + research > have:
-        what = f"{cost} IPCs of units" + (f" and {research} IPCs of research dice" if research else "")
+        if cost and research:
+            what = f"units {cost} IPCs and research dice {research} IPCs: {cost + research} IPCs in all"
+        else:
+            what = f"the {'units' if cost else 'research dice'} cost {cost + research} IPCs"
         where = ("purchase",) if turn.orders.purchase else ("research", "dice")
-        turn.problem(where, f"{what} cost {cost + research} IPCs; {turn.power} has {have}", f"{have} IPCs or less")
+        turn.problem(where, f"{what}; {turn.board.power_names[turn.power]} has {have}",
+                     f"{have} IPCs or less")
 
 
 def purchase_units(turn: Turn) -> None:

@@ -526,9 +526,11 @@ def _check_loads(turn: Turn, plan: MovePlan, transports: list[Unit], phase: str,
     land = pending.get(-1, [])
     loads = assign_cargo(turn, transports, land)
     if loads is None:
-        errors.append((move.where + ("load",), f"{turn.counts(land)} do not fit aboard {len(transports)} "
-                                               "transport(s) with their cargo (each takes 1 land unit + 1 "
-                                               "infantry)", None))
+        count = len(transports)
+        errors.append((move.where + ("load",), f"{_count_text(turn.counts(land))} do not fit aboard "
+                                               f"{count} transport{'s' if count != 1 else ''} with the cargo "
+                                               "already aboard",
+                       "per transport: 1 land unit of any type and 1 more infantry"))
         return
     if phase == "combat" and not move.unload:
         errors.append((move.where + ("load",), "land units loaded in the combat move must go ashore in an "
