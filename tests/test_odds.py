@@ -10,9 +10,9 @@ import pytest
 
 from pbem.rulesets.aa_revised.combat import (
     Battle, BattleOrders, Board, CasualtyOrder, Piece, PowerOrders, RetreatRule, Volley, battle_winner,
-    count_units, fight_round, make_pieces,
+    count_units, fight_round, make_pieces, resolve_battle,
 )
-from pbem.rulesets.aa_revised.odds import Odds, battle_odds, hit_distribution, simulate
+from pbem.rulesets.aa_revised.odds import BattleTooLarge, Odds, battle_luck, battle_odds, hit_distribution, simulate
 
 
 def battle(kind, attacker, attackers, defenders, **kw) -> Battle:
@@ -237,3 +237,19 @@ def test_stacks_are_sorted_and_simulation_reports_runs() -> None:
     sim = simulate(b, orders, 50, seed=1)
     assert sim.method == "simulation" and sim.runs == 50
     assert simulate(b, orders, 50, seed=1) == sim
+
+
+def test_luck_ranks_a_retreat_by_what_was_saved() -> None:
+    # A tank against an infantry, retreating after round 1: it wins 1/2 * 2/3, both die 1/2 * 1/3,
+    # it retreats intact 1/2 * 2/3 (a defender hold, but better than losing the tank), it dies 1/6.
+    b = battle("land", "germany", {"germany": {"tank": 1}}, {"ussr": {"infantry": 1}})
+    orders = BattleOrders(retreat=RetreatRule(after_round=1))
+    expected = {(1, 6): 1 / 3, (1, 1): 1 / 3 + 1 / 6, (6, 6): 1 / 3 + 1 / 6 + 1 / 3, (6, 1): 1.0}
+    for dice, as_good in expected.items():
+        rolled = iter(dice)
+        result = resolve_battle(b, orders, lambda n: [next(rolled) for _ in range(n)])
+        luck = battle_luck(b, orders, result)
+        assert (luck.attacker_wins, luck.draw, luck.defender_holds) == pytest.approx((1 / 3, 1 / 6, 1 / 2))
+        assert luck.this_good_or_better == pytest.approx(as_good), dice
+    with pytest.raises(BattleTooLarge):
+        battle_luck(b, orders, result, max_work=0)

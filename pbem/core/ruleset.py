@@ -29,6 +29,41 @@ class Option:
     text: str
 
 
+@dataclass(frozen=True)
+class OddsRequest:
+    """A battle between two stacks as a player types it for `pbem odds`.
+
+    Unit lists, developments and casualty orders are the player's text ("3 infantry, 2 tanks");
+    the ruleset reads them with its own names and says what is wrong with them. None or empty
+    means the ruleset's default. Retreat rules are the attacker's (any one met is enough).
+    """
+
+    attacker: str
+    defender: str
+    attacker_power: str | None = None
+    defender_power: str | None = None
+    sea: bool = False
+    amphibious: bool = False
+    bombard: str = ""
+    aa_gun: bool = False
+    attacker_developments: str = ""
+    defender_developments: str = ""
+    attacker_casualty_order: str = ""
+    defender_casualty_order: str = ""
+    keep_land_unit: bool = True
+    retreat_after: int | None = None
+    retreat_below_units: int | None = None
+    retreat_when_weaker: bool = False
+    retreat_below_chance: float | None = None
+    attacker_submerge: str = "never"
+    defender_submerge: str = "never"
+    simulate: int | None = None
+    """Estimate from this many simulated battles instead of computing exactly."""
+    seed: int = 0
+    top: int = 10
+    """How many of the most likely outcomes to list."""
+
+
 class Ruleset(ABC):
     """A game's rules as the core sees them. States and orders travel as plain data."""
 
@@ -76,4 +111,16 @@ class Ruleset(ABC):
 
     def map_data(self) -> tuple[dict[str, Any], dict[str, Any]] | None:
         """The board facts and drawing geometry the map image needs, or None for a game without one."""
+        return None
+
+    def odds(self, request: OddsRequest) -> dict[str, Any] | None:
+        """The outcome probabilities of a battle, or None when the ruleset has no battle calculator.
+
+        Plain JSON data with at least ``attacker_win``, ``defender_win``, ``draw`` (summing to 1),
+        ``attacker_survivors`` and ``defender_survivors`` ({unit type: expected number}),
+        ``outcomes`` (the most likely ends, most likely first: ``probability``, ``winner``
+        (attacker, defender or draw), ``attackers`` and ``defenders`` {unit type: n}),
+        ``attacker_ipc_lost`` and ``defender_ipc_lost`` (expected), and ``method``. Raises
+        `InputError` when the request cannot be read or describes an impossible battle.
+        """
         return None

@@ -14,6 +14,8 @@ processed bucket by bucket from the most to the fewest units left, each passing 
 on to its successors with the "nothing happened" loop summed as a geometric series.
 
 ``resolve_battle``'s round cap is a safety net no legal battle needs; the exact odds ignore it.
+
+:func:`battle_luck` places a battle's actual end in the same distribution (for the turn report).
 """
 
 from __future__ import annotations
@@ -26,10 +28,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from .combat import (
-    UNITS, Battle, BattleOrders, CasualtyPolicy, Piece, Side, Target, Volley, aa_volley, attack_volleys,
-    battle_winner, bombardment_volleys, casualty_policies, casualty_ranking, check_battle, count_units,
-    defence_volleys, has_destroyer, is_target, press_or_retreat, resolve_battle, submarine_volleys,
-    takes_territory, transports_only,
+    UNITS, Battle, BattleOrders, BattleResult, CasualtyPolicy, Piece, Side, Target, Volley, aa_volley,
+    attack_volleys, battle_winner, bombardment_volleys, casualty_policies, casualty_ranking, check_battle,
+    count_units, defence_volleys, has_destroyer, is_target, press_or_retreat, resolve_battle,
+    submarine_volleys, takes_territory, transports_only,
 )
 
 BOARD, SUBMERGED, RETREATED = "board", "submerged", "retreated"
@@ -199,6 +201,10 @@ class _Side:
 
 
 # --- the chain of rounds --------------------------------------------------------------------------
+
+class BattleTooLarge(Exception):
+    """The exact odds would take more work than the caller allowed."""
+
 
 _SHIFT = 21  # side-state ids fit in 21 bits; a state code is (bucket, attacker, defender) packed
 
@@ -376,7 +382,7 @@ class _Battle:
             nxt = self.step7(a1, d1, bucket, alone, True)
         return nxt
 
-    def run(self) -> tuple[dict[int, float], float]:
+    def run(self, max_work: int | None = None) -> tuple[dict[int, float], float]:
         """Spread the probability from the start to the ends; returns P(end) and E[rounds].
 
         Each state or end has a one-element list holding the probability of reaching it; the
@@ -384,6 +390,9 @@ class _Battle:
         defender result, so a pair of results costs one lookup. The round that changes nothing
         adds to the cell of the state being processed, which has been read already: that loop is
         accounted for by dividing by (1 - stay) instead.
+
+        ``max_work`` bounds the pairs of round results handled (the time taken grows with them,
+        much faster than with the number of units): past it, :class:`BattleTooLarge` is raised.
         """
         if self.retreat_below is not None:
             self.value(self.start)
@@ -407,7 +416,7 @@ class _Battle:
                     levels[level].append(nxt)
             return cell
 
-        rounds = 0.0
+        rounds, work = 0.0, 0
         while order:
             for state in levels.pop(heapq.heappop(order)):
                 bucket, a, d = self.decode(state)
@@ -420,6 +429,9 @@ class _Battle:
                 rounds += visits
                 for w, ra, rd, alone in blocks:
                     results_d = list(rd.items())
+                    work += len(ra) * len(results_d)
+                    if max_work is not None and work > max_work:
+                        raise BattleTooLarge(f"the exact odds need more than {max_work:,} steps")
                     for a1, p in ra.items():
                         row = rows.get((a1, bucket, alone))
                         if row is None:
@@ -476,6 +488,36 @@ class _Tally:
             {side: self.lost[side] / total for side in ("attacker", "defender")}, stacks, method, runs)
 
 
+@dataclass(frozen=True)
+class _End:
+    """One end of the battle with its probability, as pieces: the attackers on the board,
+    retreated and submerged, the defenders on the board and submerged."""
+
+    probability: float
+    winner: str
+    attackers: Sequence[Piece]
+    retreated: Sequence[Piece]
+    submerged_attackers: Sequence[Piece]
+    defenders: Sequence[Piece]
+    submerged_defenders: Sequence[Piece]
+
+
+def _solve(battle: Battle, orders: BattleOrders, retreat_below: float | None,
+           max_work: int | None) -> tuple[list[_End], float]:
+    """Every end of ``battle`` with its exact probability, and the expected number of rounds."""
+    check_battle(battle)
+    chain = _Battle(battle, orders, retreat_below)
+    ends, rounds = chain.run(max_work)
+    found = []
+    for end, p in ends.items():
+        winner, a, d = chain.ends[-1 - end]
+        away_a = chain.att.away[a]
+        found.append(_End(p, winner, chain.att.board[a], [q for q, place in away_a if place == RETREATED],
+                          [q for q, place in away_a if place == SUBMERGED], chain.dfn.board[d],
+                          [q for q, _ in chain.dfn.away[d]]))
+    return found, rounds
+
+
 def battle_odds(battle: Battle, orders: BattleOrders | None = None, *, retreat_below: float | None = None,
                 top: int = 10) -> Odds:
     """The exact outcome probabilities of ``battle`` under ``orders``.
@@ -484,17 +526,63 @@ def battle_odds(battle: Battle, orders: BattleOrders | None = None, *, retreat_b
     whenever its chance of winning from there on (under the same rules) is below this bound.
     ``top``: how many of the most likely end stacks to list.
     """
-    check_battle(battle)
-    chain = _Battle(battle, orders or BattleOrders(), retreat_below)
-    ends, rounds = chain.run()
+    ends, rounds = _solve(battle, orders or BattleOrders(), retreat_below, None)
     tally = _Tally(battle)
-    for end, p in ends.items():
-        winner, a, d = chain.ends[-1 - end]
-        away_a = chain.att.away[a]
-        tally.add(p, winner, chain.att.board[a], [q for q, place in away_a if place == RETREATED],
-                  [q for q, place in away_a if place == SUBMERGED], chain.dfn.board[d],
-                  [q for q, _ in chain.dfn.away[d]])
+    for e in ends:
+        tally.add(e.probability, e.winner, e.attackers, e.retreated, e.submerged_attackers, e.defenders,
+                  e.submerged_defenders)
     return tally.odds(rounds, top, "exact")
+
+
+# --- how lucky a battle was -------------------------------------------------------------------------
+
+WINNER_RANK: Mapping[str, int] = {"defender": 0, "none": 1, "attacker": 2}
+"""How good each winner of battle_winner is for the attacker: winning, then a draw (both wiped
+out), then the defender holding (a retreat included)."""
+
+
+def outcome_rank(winner: str, attackers_left: Iterable[Piece], defenders_left: Iterable[Piece]) -> tuple[int, int]:
+    """How good an end of a battle is for the attacker; a higher rank is better.
+
+    First who won (:data:`WINNER_RANK`), then the IPC value of the attacker's units left minus
+    the defender's. Units left are those that retreated or submerged too, with their cargo.
+    """
+    return WINNER_RANK[winner], _value_of(attackers_left) - _value_of(defenders_left)
+
+
+@dataclass(frozen=True)
+class Luck:
+    """The chances of a battle before it was fought, and where its actual end fell.
+
+    ``this_good_or_better``: the probability of the ends whose :func:`outcome_rank` is at least
+    that of the actual end (ties count), so the attacker's best end scores its own probability
+    and its worst end scores 1. Small means the attacker was lucky, large that it was unlucky.
+    """
+
+    attacker_wins: float
+    draw: float
+    defender_holds: float
+    this_good_or_better: float
+
+
+def battle_luck(battle: Battle, orders: BattleOrders, result: BattleResult, *,
+                max_work: int | None = None) -> Luck:
+    """How lucky ``result`` (``battle`` fought under ``orders``) was for the attacker, from the
+    exact distribution of the battle's ends under the same orders.
+
+    ``max_work``: see :meth:`_Battle.run`; raises :class:`BattleTooLarge` past it.
+    """
+    ends, _ = _solve(battle, orders, None, max_work)
+    actual = outcome_rank(result.winner, [*result.attackers, *result.retreated_pieces, *result.submerged["attacker"]],
+                          [*result.defenders, *result.submerged["defender"]])
+    chance: Counter[str] = Counter()
+    as_good = 0.0
+    for e in ends:
+        chance[e.winner] += e.probability
+        if outcome_rank(e.winner, [*e.attackers, *e.retreated, *e.submerged_attackers],
+                        [*e.defenders, *e.submerged_defenders]) >= actual:
+            as_good += e.probability
+    return Luck(chance["attacker"], chance["none"], chance["defender"], min(as_good, 1.0))
 
 
 def simulate(battle: Battle, orders: BattleOrders | None = None, n: int = 10_000, seed: int = 0,

@@ -9,7 +9,7 @@ from typing import Any
 
 from pbem.core.errors import Problem
 from pbem.core.events import EventLog
-from pbem.core.ruleset import Dice, Option, Ruleset
+from pbem.core.ruleset import Dice, OddsRequest, Option, Ruleset
 from pbem.core.yamlio import Document
 from pbem.rulesets.aa_revised.board import DATA_PACKAGE, board, load_data
 from pbem.rulesets.aa_revised.options import OPTIONS, RULINGS, chosen_options
@@ -70,6 +70,10 @@ class AxisAlliesRevised(Ruleset):
 
     def map_data(self) -> tuple[dict[str, Any], dict[str, Any]]:
         return _map_data()
+
+    def odds(self, request: OddsRequest) -> dict[str, Any]:
+        from pbem.rulesets.aa_revised.odds_request import odds_data
+        return odds_data(request)
 
 
 @lru_cache(maxsize=1)

@@ -1,0 +1,249 @@
+"""`pbem odds` for Axis & Allies Revised: a battle as a player types it becomes combat.py's Battle and
+BattleOrders, and the odds of odds.py become plain data.
+
+Names are read with the tables the orders use (units.py, board.py), so `tanks`, `armour`, `AA gun`,
+`bb`, `jets` or `Soviet Union` mean here what they mean in an orders file, and an unknown name gets
+the same suggestion.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable
+from typing import Any
+
+from pbem.core.errors import InputError, Problem
+from pbem.core.ruleset import OddsRequest
+from pbem.rulesets.aa_revised.board import board
+from pbem.rulesets.aa_revised.combat import (
+    DEFAULT_CASUALTY_ORDER, UNITS, Battle, BattleOrders, CasualtyOrder, Piece, PowerOrders, RetreatRule, Side,
+    check_battle, count_units, make_pieces,
+)
+from pbem.rulesets.aa_revised.names import a, normalise
+from pbem.rulesets.aa_revised.odds import Odds, battle_odds, simulate
+from pbem.rulesets.aa_revised.options import OPTIONS
+from pbem.rulesets.aa_revised.units import unit_table
+
+WHERE = "command line"  # the "file" of a Problem about an option
+BATTLE_DEVELOPMENTS = ("jet_fighters", "super_submarines", "heavy_bombers", "combined_bombardment")
+SUBMERGE = ("never", "always", "when_alone")
+DIGITS = 9  # decimals of the probabilities printed: exact to well below that, and stable to print
+OUTCOME_WINNERS = {"attacker": "attacker", "defender": "defender", "none": "draw"}
+
+_COUNT_FIRST = re.compile(r"^(\d+)\s*x?\s*(\D.*)$", re.IGNORECASE)  # "3 tanks", "3x tanks"
+_COUNT_LAST = re.compile(r"^(.*\D)\s*x\s*(\d+)$", re.IGNORECASE)  # "tanks x3"
+
+
+class _Reader:
+    """Reads the options of a request, collecting every problem instead of stopping at the first."""
+
+    def __init__(self) -> None:
+        self.problems: list[Problem] = []
+        self.table = unit_table()
+        self.board = board()
+
+    def problem(self, option: str, message: str, allowed: str | None = None) -> None:
+        self.problems.append(Problem(WHERE, None, option, message, allowed))
+
+    @staticmethod
+    def items(text: str) -> list[str]:
+        return [item.strip() for item in text.split(",") if item.strip()]
+
+    def unit_type(self, name: str, option: str) -> str | None:
+        unit = self.table.unit_names.get(name)
+        if unit is None:
+            self.problem(option, *self.table.unit_names.unknown_message(name))
+        return unit
+
+    def units(self, text: str, option: str) -> Counter[str]:
+        """`3 infantry, 1 artillery, tanks x2, bb` as {type: n}; a bare name is one unit."""
+        counts: Counter[str] = Counter()
+        for item in self.items(text):
+            first, last = _COUNT_FIRST.match(item), _COUNT_LAST.match(item)
+            if first:
+                n, name = int(first.group(1)), first.group(2).strip()
+            elif last:
+                n, name = int(last.group(2)), last.group(1).strip()
+            else:
+                n, name = 1, item
+            unit = self.unit_type(name, option)
+            if unit is not None and n:
+                counts[unit] += n
+        return counts
+
+    def unit_types(self, text: str, option: str) -> tuple[str, ...]:
+        """A casualty order: unit types, the first lost first."""
+        types = [t for t in (self.unit_type(item, option) for item in self.items(text)) if t is not None]
+        static = [t for t in types if UNITS[t].kind == "static"]
+        if static:
+            self.problem(option, f"{a(static[0].replace('_', ' '))} is never a casualty in a battle",
+                         ", ".join(DEFAULT_CASUALTY_ORDER))
+        return tuple(dict.fromkeys(types))
+
+    def developments(self, text: str, option: str) -> frozenset[str]:
+        found = set()
+        for item in self.items(text):
+            development = self.table.development_names.get(item)
+            if development is None:
+                self.problem(option, *self.table.development_names.unknown_message(item))
+            elif development not in BATTLE_DEVELOPMENTS:
+                self.problem(option, f"{development} does not change a battle", ", ".join(BATTLE_DEVELOPMENTS))
+            else:
+                found.add(development)
+        return frozenset(found)
+
+    def power(self, text: str, option: str) -> str | None:
+        power = self.board.power_table.get(text)
+        if power is None:
+            self.problem(option, *self.board.power_table.unknown_message(text))
+        return power
+
+    def choice(self, text: str, option: str, allowed: tuple[str, ...]) -> str:
+        chosen = next((c for c in allowed if normalise(c) == normalise(text)), None)
+        if chosen is None:
+            self.problem(option, f"unknown choice {text!r}", ", ".join(allowed))
+        return chosen or allowed[0]
+
+
+def _powers(r: _Reader, request: OddsRequest) -> tuple[str | None, str | None]:
+    """The attacking and the defending power (default: germany, and its first enemy in turn order)."""
+    attacker = r.power(request.attacker_power or "germany", "--attacker-power")
+    if request.defender_power:
+        defender = r.power(request.defender_power, "--defender-power")
+    else:
+        defender = next((p for p in r.board.powers if r.board.enemies(p, attacker)), None)
+    if attacker is not None and defender is not None and not r.board.enemies(attacker, defender):
+        r.problem("--defender-power", f"{defender} is not an enemy of {attacker}",
+                  ", ".join(p for p in r.board.powers if r.board.enemies(p, attacker)))
+    return attacker, defender
+
+
+def read_battle(request: OddsRequest) -> tuple[Battle, BattleOrders]:
+    """The battle and the decisions ``request`` describes; `InputError` with every problem otherwise."""
+    r = _Reader()
+    kind = "sea" if request.sea else "land"
+    attacker, defender = _powers(r, request)
+    attackers = r.units(request.attacker, "--attacker")
+    defenders = r.units(request.defender, "--defender")
+    bombarding = r.units(request.bombard, "--bombard")
+    developments = {"attacker": r.developments(request.attacker_developments, "--attacker-tech"),
+                    "defender": r.developments(request.defender_developments, "--defender-tech")}
+    aa_gun = request.aa_gun
+    if kind == "land" and defenders.pop("aa_gun", 0):  # the territory's AA gun, listed with its defenders
+        aa_gun = True
+    _check_units(r, kind, attackers, defenders, bombarding)
+    if not attackers and not any(p.field == "--attacker" for p in r.problems):
+        r.problem("--attacker", 'the attacker needs at least one unit, e.g. "3 infantry, 1 artillery, 2 tanks"')
+    if aa_gun and kind == "sea":
+        r.problem("--aa", "no AA gun fires in a sea battle")
+    if request.amphibious and kind == "sea":
+        r.problem("--amphibious", "marks the land part of an amphibious assault; its sea battle is an "
+                  "ordinary --sea battle")
+    if bombarding and not request.amphibious:
+        r.problem("--bombard", "ships bombard only in an amphibious assault: add --amphibious")
+    if "destroyer" in bombarding and "combined_bombardment" not in developments["attacker"]:
+        r.problem("--bombard", "destroyers bombard only with combined_bombardment (add it to --attacker-tech)")
+    submerge = {side: r.choice(text, f"--{side}-submerge", SUBMERGE)
+                for side, text in (("attacker", request.attacker_submerge), ("defender", request.defender_submerge))}
+    for side, policy in submerge.items():
+        if kind == "land" and policy != "never":
+            r.problem(f"--{side}-submerge", "submarines submerge only in sea battles")
+    casualties = {side: CasualtyOrder(r.unit_types(text, f"--{side}-order") or DEFAULT_CASUALTY_ORDER,
+                                      keep_land_unit=request.keep_land_unit, label=f"the {side}'s casualty order")
+                  for side, text in (("attacker", request.attacker_casualty_order),
+                                     ("defender", request.defender_casualty_order))}
+    _check_numbers(r, request)
+    if r.problems or attacker is None or defender is None:
+        raise InputError(r.problems)
+    first_defender = 1 + sum(attackers.values())
+    battle = Battle(
+        "odds", "the battle", kind, attacker, make_pieces({attacker: attackers}),
+        make_pieces({defender: defenders}, first_defender),
+        aa_gun=defender if aa_gun else None,
+        bombarding=make_pieces({attacker: bombarding}, first_defender + sum(defenders.values())),
+        amphibious=request.amphibious,
+        developments={attacker: developments["attacker"], defender: developments["defender"]},
+        bombardment_targets=next(o.default for o in OPTIONS if o.name == "bombardment_targets"))
+    try:
+        check_battle(battle)
+    except ValueError as exc:
+        raise InputError([Problem(WHERE, None, "battle", str(exc))]) from None
+    orders = BattleOrders(
+        PowerOrders(casualties["attacker"], submerge["attacker"]),  # type: ignore[arg-type]
+        {defender: PowerOrders(casualties["defender"], submerge["defender"])},  # type: ignore[arg-type]
+        RetreatRule(request.retreat_after, request.retreat_below_units, request.retreat_when_weaker))
+    return battle, orders
+
+
+def _check_units(r: _Reader, kind: str, attackers: Counter[str], defenders: Counter[str],
+                 bombarding: Counter[str]) -> None:
+    """Units that cannot stand on this battle's board, or bombard."""
+    for option, counts in (("--attacker", attackers), ("--defender", defenders)):
+        for unit in counts:
+            name = unit.replace("_", " ")
+            if unit == "aa_gun":
+                r.problem(option, "an AA gun does not attack" if option == "--attacker" else
+                          "no AA gun fires in a sea battle")
+            elif UNITS[unit].kind == "static":
+                r.problem(option, f"{a(name)} does not fight in battles")
+            elif UNITS[unit].kind != "air" and UNITS[unit].kind != kind:
+                hint = " (add --sea for a sea battle)" if kind == "land" else ""
+                r.problem(option, f"{a(name)} cannot fight in a {kind} battle{hint}")
+    for unit in bombarding:
+        if unit not in ("battleship", "destroyer"):
+            r.problem("--bombard", f"{a(unit.replace('_', ' '))} cannot bombard", "battleship, destroyer")
+
+
+def _check_numbers(r: _Reader, request: OddsRequest) -> None:
+    for option, value in (("--retreat-after", request.retreat_after),
+                          ("--retreat-below-units", request.retreat_below_units),
+                          ("--simulate", request.simulate), ("--top", request.top)):
+        if value is not None and value < 1:
+            r.problem(option, f"must be at least 1, not {value}")
+    chance = request.retreat_below_chance
+    if chance is not None and not 0 <= chance <= 1:
+        r.problem("--retreat-below-chance", f"is a probability from 0 to 1, not {chance}")
+    if chance is not None and request.simulate is not None:
+        r.problem("--retreat-below-chance", "is worked out from the exact odds and cannot be simulated; "
+                  "use another retreat rule with --simulate")
+
+
+def odds_data(request: OddsRequest) -> dict[str, Any]:
+    """The odds of the battle ``request`` describes, exact or simulated, as plain JSON data
+    (the keys of :meth:`pbem.core.ruleset.Ruleset.odds`)."""
+    battle, orders = read_battle(request)
+    if request.simulate:
+        odds = simulate(battle, orders, request.simulate, request.seed, top=request.top)
+    else:
+        odds = battle_odds(battle, orders, retreat_below=request.retreat_below_chance, top=request.top)
+    retreat_rule = orders.retreat != RetreatRule() or request.retreat_below_chance is not None
+    return _as_data(battle, next(iter(orders.defenders)), odds, retreat_rule, request.seed)
+
+
+def _as_data(battle: Battle, defender: str, odds: Odds, retreat_rule: bool, seed: int) -> dict[str, Any]:
+    def p(x: float) -> float:
+        return round(x, DIGITS)
+
+    def survivors(side: Side, pieces: Iterable[Piece]) -> dict[str, float]:  # every type that fought
+        return {unit: p(odds.expected_survivors[side].get(unit, 0.0)) for unit in count_units(pieces)}
+
+    data: dict[str, Any] = {
+        "method": odds.method, "kind": battle.event_kind,
+        "attacker": battle.attacker, "defender": defender,
+        "attacker_win": p(odds.attacker_wins), "defender_win": p(odds.defender_holds), "draw": p(odds.draw),
+        "attacker_captures": p(odds.captures) if battle.kind == "land" else None,
+        "retreat": p(odds.retreats) if retreat_rule else None,
+        "expected_rounds": p(odds.expected_rounds),
+        "attacker_survivors": survivors("attacker", battle.attackers),
+        "defender_survivors": survivors("defender", battle.defenders),
+        "attacker_ipc_lost": p(odds.expected_ipc_lost["attacker"]),
+        "defender_ipc_lost": p(odds.expected_ipc_lost["defender"]),
+        "outcomes": [{"probability": p(s.probability), "winner": OUTCOME_WINNERS[s.winner],
+                      "attackers": dict(s.attackers), "defenders": dict(s.defenders)} for s in odds.stacks],
+    }
+    if odds.runs is not None:
+        data |= {"runs": odds.runs, "seed": seed,
+                 "attacker_win_stderr": p(math.sqrt(odds.attacker_wins * (1 - odds.attacker_wins) / odds.runs))}
+    return data
