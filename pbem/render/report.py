@@ -14,7 +14,7 @@ from typing import Any
 import jinja2
 
 from pbem.core.events import EventLog
-from pbem.render.words import forces_text, power_name, unit_name, units_text
+from pbem.render.words import forces_text, percent, power_name, unit_name, units_text
 from pbem.rulesets import get_ruleset
 
 POST_LIMIT = 60_000  # characters: phpBB's default, and near what most forums accept in one post
@@ -88,7 +88,19 @@ def _battle(events: list[dict[str, Any]]) -> dict[str, Any]:
         "result": result,
         "attackers_left": forces_text(end["attackers_left"]) if end else "",
         "defenders_left": forces_text(end["defenders_left"]) if end else "",
+        "luck": _luck_line(power_name(start["attacker"]), end.get("odds")) if end else "",
     }
+
+
+def _luck_line(attacker: str, odds: dict[str, Any] | None) -> str:
+    """The battle_end event's odds in words; empty for a log written before battles had odds."""
+    if not odds:
+        return ""
+    if "not_computed" in odds:
+        return f"Odds not computed: {odds['not_computed']}."
+    return (f"Odds before the battle: {attacker} wins {percent(odds['attacker_win'])}, both sides wiped out "
+            f"{percent(odds['draw'])}, the defender holds {percent(odds['defender_win'])}. "
+            f"{percent(odds['this_good_or_better'])} of outcomes were this good or better for {attacker}.")
 
 
 def _other_line(e: dict[str, Any]) -> str:

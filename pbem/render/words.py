@@ -36,3 +36,17 @@ def forces_text(forces: Mapping[str, Mapping[str, int]] | None) -> str:
         return "nothing"
     parts = [f"{power_name(p)}: {units_text(u)}" for p, u in forces.items() if u]
     return "; ".join(parts) or "nothing"
+
+
+def percent(p: float) -> str:
+    """A probability as a percentage with one decimal: 0.9123 -> `91.2%`.
+
+    Only a certainty reads 0% or 100%; a chance that would round to either reads `<0.1%` or
+    `>99.9%`, so an unlikely outcome never looks impossible."""
+    if p <= 0 or p >= 1:
+        return "0%" if p <= 0 else "100%"
+    if p < 0.0005:
+        return "<0.1%"
+    if p >= 0.9995:
+        return ">99.9%"
+    return f"{100 * p:.1f}%"

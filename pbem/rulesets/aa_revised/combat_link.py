@@ -7,7 +7,7 @@ map or the turn; this module knows nothing of dice. See docs/combat-api.md.
 
 from __future__ import annotations
 
-from pbem.rulesets.aa_revised import combat
+from pbem.rulesets.aa_revised import combat, odds
 from pbem.rulesets.aa_revised.battles import Battle, NEVER_CASUALTIES, rehouse_carrier_fighters, retreat_options
 from pbem.rulesets.aa_revised.capture import take_territory
 from pbem.rulesets.aa_revised.context import Outcome, Turn
@@ -113,8 +113,8 @@ def run_battle(turn: Turn, b: Battle) -> None:
         b.id, b.space, "land" if board.is_land(b.space) else "sea", turn.power, tuple(attackers), tuple(defenders),
         aa_gun=aa_owner, bombarding=tuple(bombarding), amphibious=b.kind.startswith("amphibious"),
         developments=_developments(turn), bombardment_targets=turn.opt("bombardment_targets"))
-    result = combat.resolve_battle(battle, battle_orders(turn, b, may_retreat, retreat_to, {p.owner for p in defenders}),
-                                   turn.roll)
+    orders = battle_orders(turn, b, may_retreat, retreat_to, {p.owner for p in defenders})
+    result = combat.resolve_battle(battle, orders, turn.roll)
     for u in b.attackers + b.bombarding:
         u.fought = True
     for side in ("attacker", "defender"):
@@ -142,6 +142,7 @@ def run_battle(turn: Turn, b: Battle) -> None:
     events = [dict(e) for e in result.events]
     if captured and events and events[-1]["type"] == "battle_end":
         events[-1]["captured"] = True
+    events[-1]["odds"] = battle_luck(battle, orders, result)
     turn.log.extend(events)
     if captured:
         take_territory(turn, b.space, turn.power)
@@ -149,6 +150,25 @@ def run_battle(turn: Turn, b: Battle) -> None:
                                      lost=not won and not result.retreated)
     if board.is_sea(b.space):
         rehouse_carrier_fighters(turn, b.space)
+
+
+MAX_ODDS_WORK = 2_000_000
+"""Bound on the exact odds' work for one battle of a turn (odds.py's ``max_work``): about half a
+second to a second. Beyond it (some 40 units a side) the report says the odds were not computed
+rather than hold up the turn; counting steps, not seconds, keeps the event log the same everywhere."""
+
+
+def battle_luck(battle: combat.Battle, orders: combat.BattleOrders, result: combat.BattleResult) -> dict:
+    """The ``odds`` field of a battle_end event: the attacker's chances before the battle under
+    the orders it was fought with, and the share of the outcomes that were this good or better
+    for the attacker (see odds.py's ``Luck``), rounded so that events.jsonl is byte-stable."""
+    try:
+        luck = odds.battle_luck(battle, orders, result, max_work=MAX_ODDS_WORK)
+    except odds.BattleTooLarge:
+        return {"not_computed": "battle too large"}
+    return {"attacker_win": round(luck.attacker_wins, 6), "draw": round(luck.draw, 6),
+            "defender_win": round(luck.defender_holds, 6),
+            "this_good_or_better": round(luck.this_good_or_better, 6)}
 
 
 # --- bombing raids and rockets ----------------------------------------------------------------
