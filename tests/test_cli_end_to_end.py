@@ -451,7 +451,7 @@ def test_verify_fails_when_the_seed_is_altered(played_copy):
 # ---------------------------------------------------------------------------------------------
 # player text is escaped; the installed console script
 
-NOTE = "<script>alert(1)</script> & [b]x[/b]"
+NOTE = "<script>alert(1)</script> & [b]x[/b] [go](javascript:alert(1)) ![t](http://evil.example/t.png) **bold**"
 
 
 @pytest.fixture(scope="module")
@@ -481,13 +481,17 @@ def test_console_script_adjudicates(escaped):
 def test_markdown_report_escapes_player_html(escaped):
     md = (escaped / "report.md").read_text(encoding="utf-8")
     assert "<script" not in md.lower()
-    assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp; [b]x[/b]" in md
+    # no link, image or emphasis can form either: their brackets and stars are escaped
+    assert ("&lt;script&gt;alert(1)&lt;/script&gt; &amp; \\[b\\]x\\[/b\\] \\[go\\](javascript:alert(1)) "
+            "!\\[t\\](http://evil.example/t.png) \\*\\*bold\\*\\*") in md
+    assert md.replace("\\](", "").count("](") == 1  # the one link is the report's own map image
 
 
 def test_html_report_shows_the_note_as_text_only(escaped):
     html = (escaped / "report.html").read_text(encoding="utf-8")
     assert "<script" not in html.lower()
-    assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp; [b]x[/b]" in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp; [b]x[/b] [go](javascript:alert(1))" in html
+    assert 'href="javascript' not in html and "evil.example/t.png\"" not in html
 
 
 def test_bbcode_report_keeps_player_text_from_forming_tags(escaped):
@@ -495,7 +499,7 @@ def test_bbcode_report_keeps_player_text_from_forming_tags(escaped):
     assert "[b]x[/b]" not in bbcode
     # BBCode forums escape HTML themselves, so "<script>" here is shown as text; entity-escaping it
     # would make the forum show "&lt;script&gt;". A zero-width space after "[" breaks the tags.
-    assert "<script>alert(1)</script> & [\u200bb]x[\u200b/b]" in bbcode
+    assert "<script>alert(1)</script> & [\u200bb]x[\u200b/b] [\u200bgo](javascript:alert(1))" in bbcode
     assert "&lt;" not in bbcode
 
 

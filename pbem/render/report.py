@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import io
+import re
 from importlib.resources import files
 from typing import Any
 
@@ -195,9 +196,19 @@ def _environment(autoescape: bool) -> jinja2.Environment:
     env = jinja2.Environment(loader=jinja2.FunctionLoader(load), autoescape=autoescape,
                              keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
                              undefined=jinja2.StrictUndefined)
-    # Markdown passes raw HTML through, so player text must not be able to inject any.
-    env.filters["md"] = lambda text: str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    env.filters["md"] = _markdown_text
     return env
+
+
+_MARKDOWN_MARKUP = re.compile(r"([\\`*_\[\]|])")
+
+
+def _markdown_text(text: Any) -> str:
+    """Text shown as itself in Markdown: player text must not be able to form links, images,
+    emphasis, code or tables, nor inject HTML (Markdown passes raw HTML through)."""
+    escaped = str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    escaped = _MARKDOWN_MARKUP.sub(r"\\\1", escaped)
+    return re.sub(r"(?m)^(\s*)#", r"\1\\#", escaped)  # a leading # would make a heading
 
 
 def _bbcode_text(text: Any) -> str:
