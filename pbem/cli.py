@@ -10,10 +10,10 @@ from typing import Optional
 import typer
 import yaml
 
-from pbem.core.errors import InputError, display_path
+from pbem.core.errors import InputError, Problem, display_path
 from pbem.core.game import Verified, new_game, seed_for_turn, verify_game
 from pbem.core.schemas import SCHEMA_NAMES, schema_text, validate
-from pbem.core.turn import load_turn, resolve_turn, write_outputs
+from pbem.core.turn import check_output, load_turn, resolve_turn, write_outputs
 from pbem.core.yamlio import load_document
 from pbem.rulesets import RULESETS, get_ruleset
 
@@ -78,7 +78,7 @@ def seed(folder: Path = typer.Argument(..., help="The game folder (needs its sec
     try:
         typer.echo(seed_for_turn(folder, turn))
     except InputError as exc:
-        _fail(exc)
+        _fail(exc, "no seed printed")
 
 
 @app.command("validate")
@@ -108,7 +108,7 @@ def validate_orders(orders: Path = typer.Argument(..., help="The orders file to 
         if problems:
             raise InputError(problems)
     except InputError as exc:
-        _fail(exc)
+        _fail(exc, "the orders are not valid")
     typer.echo(f"{display_path(orders)}: the orders are valid", err=True)
 
 
@@ -119,6 +119,7 @@ def adjudicate(turn: Path = typer.Argument(..., help="The turn file (ruleset, st
     """Resolve one power's turn: writes the next state, the event log and the reports."""
     try:
         inputs = load_turn(turn)
+        check_output(inputs, force=force)  # refuse before spending time on the turn and its map
         result = resolve_turn(inputs, _renderer())
         out = write_outputs(inputs, result.files, force=force)
     except InputError as exc:
@@ -134,7 +135,7 @@ def verify(folder: Path = typer.Argument(..., help="The game folder.")) -> None:
     try:
         done = verify_game(folder, _renderer(), show)
     except InputError as exc:
-        _fail(exc)
+        _fail(exc, "the game does not verify")
     typer.echo(f"verified {len(done)} turn{'s' if len(done) != 1 else ''}: every state, report and die "
                "matches the seeds", err=True)
 
@@ -154,7 +155,10 @@ def render(state: Path = typer.Argument(..., help="A state file."),
             raise InputError(problems)
         log = None
         if events is not None:
-            log = [json.loads(line) for line in events.read_text(encoding="utf-8").splitlines() if line]
+            try:
+                log = [json.loads(line) for line in events.read_text(encoding="utf-8").splitlines() if line]
+            except (OSError, ValueError) as exc:
+                raise InputError([Problem(display_path(events), None, "", f"cannot read the event log: {exc}")]) from None
         title = f"{doc.data['game']} — round {doc.data['round']}, {doc.data['next_power']} to play"
         png = render_map_png(doc.data, log, title, theatre)
     except InputError as exc:
@@ -165,7 +169,11 @@ def render(state: Path = typer.Argument(..., help="A state file."),
     if png is None:
         typer.echo("error: this ruleset has no map", err=True)
         raise typer.Exit(code=1)
-    out.write_bytes(png)
+    try:
+        out.write_bytes(png)
+    except OSError as exc:
+        typer.echo(f"error: cannot write {display_path(out)}: {exc.strerror}", err=True)
+        raise typer.Exit(code=1)
     typer.echo(f"wrote {display_path(out)}", err=True)
 
 

@@ -13,7 +13,7 @@ import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from pbem.core.dice import DiceStream, commitment
 from pbem.core.errors import InputError, Problem, display_path
@@ -131,22 +131,32 @@ def resolve_turn(inputs: TurnInputs, render: Renderer | None = None) -> TurnResu
     return TurnResult(after, log, files)
 
 
+def check_output(inputs: TurnInputs, names: Iterable[str] | None = None, force: bool = False) -> None:
+    """Raise `InputError` if the turn's output folder holds the input state, or (without `force`)
+    any of the files `names` (None: any file at all). Called before the turn is resolved, and
+    again with the files to write."""
+    out = inputs.output
+    state_dir = Path(inputs.turn.data["state"])
+    if (inputs.base / state_dir).resolve().parent == out.resolve():
+        raise InputError([inputs.turn.problem(("output",), "the output folder holds the input state, which "
+                                              "must never be overwritten", "a new folder")])
+    if names is None:
+        names = [p.name for p in out.iterdir()] if out.is_dir() else []
+    existing = [name for name in names if (out / name).exists()]
+    if existing and not force:
+        raise InputError([inputs.turn.problem(
+            ("output",), f"{display_path(out)} already holds {', '.join(sorted(existing))}",
+            "a new folder, or --force to replace them")])
+
+
 def write_outputs(inputs: TurnInputs, files: dict[str, bytes], force: bool = False) -> Path:
     """Write every output file at once into the turn's output folder.
 
     Refuses to overwrite existing outputs unless `force`, and never writes where the input state
     lives. Files are first written to a temporary folder beside the output, then moved in.
     """
+    check_output(inputs, files, force)
     out = inputs.output
-    state_dir = Path(inputs.turn.data["state"])
-    if (inputs.base / state_dir).resolve().parent == out.resolve():
-        raise InputError([inputs.turn.problem(("output",), "the output folder holds the input state, which "
-                                              "must never be overwritten", "a new folder")])
-    existing = [name for name in files if (out / name).exists()]
-    if existing and not force:
-        raise InputError([inputs.turn.problem(
-            ("output",), f"{display_path(out)} already holds {', '.join(sorted(existing))}",
-            "a new folder, or --force to replace them")])
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
     try:
