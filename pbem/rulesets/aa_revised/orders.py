@@ -13,6 +13,7 @@ from typing import Any
 from pbem.core.errors import Problem
 from pbem.core.yamlio import Document, FieldPath
 from pbem.rulesets.aa_revised.board import board
+from pbem.rulesets.aa_revised.names import NameTable
 from pbem.rulesets.aa_revised.units import unit_table
 
 CONDITIONS = ("won", "captured", "lost", "retreated", "not_captured")
@@ -145,36 +146,28 @@ class Reader:
     def problem(self, where: FieldPath, message: str, allowed: str | None = None) -> None:
         self.problems.append(self.doc.problem(where, message, allowed))
 
-    def space(self, value: Any, where: FieldPath) -> str | None:
-        name = self.board.space_names.get(value)
+    def _lookup(self, table: NameTable, value: Any, where: FieldPath) -> str | None:
+        name = table.get(value)
         if name is None:
-            message, allowed = self.board.space_names.unknown_message(value)
+            message, allowed = table.unknown_message(value)
             self.problem(where, message, allowed)
-        elif self.board.is_neutral(name):
+        return name
+
+    def space(self, value: Any, where: FieldPath) -> str | None:
+        name = self._lookup(self.board.space_names, value, where)
+        if name is not None and self.board.is_neutral(name):
             self.problem(where, f"{name} is neutral: no unit may enter, attack or fly over it")
             return None
         return name
 
     def power(self, value: Any, where: FieldPath) -> str | None:
-        name = self.board.power_table.get(value)
-        if name is None:
-            message, allowed = self.board.power_table.unknown_message(value)
-            self.problem(where, message, allowed)
-        return name
+        return self._lookup(self.board.power_table, value, where)
 
     def unit_type(self, value: Any, where: FieldPath) -> str | None:
-        name = self.table.unit_names.get(value)
-        if name is None:
-            message, allowed = self.table.unit_names.unknown_message(value)
-            self.problem(where, message, allowed)
-        return name
+        return self._lookup(self.table.unit_names, value, where)
 
     def development(self, value: Any, where: FieldPath) -> str | None:
-        name = self.table.development_names.get(value)
-        if name is None:
-            message, allowed = self.table.development_names.unknown_message(value)
-            self.problem(where, message, allowed)
-        return name
+        return self._lookup(self.table.development_names, value, where)
 
     def counts(self, value: Any, where: FieldPath) -> dict[str, int] | None:
         """A {type: n} mapping with types resolved; None when any entry is unreadable."""
