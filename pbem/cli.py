@@ -14,7 +14,7 @@ from pbem.core.errors import InputError, Problem, display_path
 from pbem.core.game import Verified, new_game, seed_for_turn, verify_game
 from pbem.core.schemas import SCHEMA_NAMES, schema_text, validate
 from pbem.core.turn import check_output, load_turn, resolve_turn, write_outputs
-from pbem.core.yamlio import load_document
+from pbem.core.yamlio import Document, load_document
 from pbem.rulesets import RULESETS, get_ruleset
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
@@ -27,6 +27,15 @@ def _fail(error: InputError, outcome: str = "nothing was written") -> None:
     for problem in error.problems:
         typer.echo(f"  {problem}", err=True)
     raise typer.Exit(code=1)
+
+
+def _load_state(path: Path) -> Document:
+    """A state file that passes its schema, else `InputError`."""
+    doc = load_document(path)
+    problems = validate("state", doc)
+    if problems:
+        raise InputError(problems)
+    return doc
 
 
 def _renderer():
@@ -89,10 +98,7 @@ def validate_orders(orders: Path = typer.Argument(..., help="The orders file to 
                     ) -> None:
     """Check orders against the schema and the rules without resolving anything."""
     try:
-        state_doc = load_document(state)
-        problems = validate("state", state_doc)
-        if problems:
-            raise InputError(problems)
+        state_doc = _load_state(state)
         ruleset = get_ruleset(state_doc.data["ruleset"])
         orders_doc = load_document(orders)
         problems = validate("orders", orders_doc)
@@ -149,10 +155,7 @@ def render(state: Path = typer.Argument(..., help="A state file."),
     """Draw the map of any state as a PNG image (about 2000 pixels wide)."""
     from pbem.render.report import render_map_png
     try:
-        doc = load_document(state)
-        problems = validate("state", doc)
-        if problems:
-            raise InputError(problems)
+        doc = _load_state(state)
         log = None
         if events is not None:
             try:
