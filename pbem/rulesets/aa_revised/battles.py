@@ -99,11 +99,23 @@ def _check_battle_decisions(turn: Turn) -> None:
 
 def only_aircraft_leave(turn: Turn, space: str) -> bool:
     """True when a retreat from `space` moves aircraft only: an attack by aircraft alone, or the
-    land battle of an amphibious assault (its land units fight to the end)."""
-    if turn.board.is_land(space) and any(a.target == space for a in turn.assaults):
+    land battle of an amphibious assault (its land units fight to the end). A landing the orders
+    cancel makes no amphibious assault: the units that came overland may retreat as usual."""
+    if turn.board.is_land(space) and amphibious_target(turn, space):
         return True
     return all(turn.table.cls(u.type) == "air" for u in turn.pos.all_units()
                if u.owner == turn.power and u.space == space and u.moved)
+
+
+def amphibious_target(turn: Turn, space: str) -> bool:
+    """Whether `space` is the target of an amphibious assault whose landing the orders do not cancel.
+
+    Decided from the orders alone, so that orders are checked and carried out alike: a landing
+    blocked by a sea battle that did not clear the zone still leaves an amphibious land battle
+    (digest 5.4 (?)), a cancelled one leaves an ordinary land battle."""
+    decisions = turn.orders.battles.get(space)
+    cancelled = decisions is not None and decisions.cancel_landing
+    return not cancelled and any(a.target == space for a in turn.assaults)
 
 
 def retreat_options(turn: Turn, space: str) -> list[str]:
@@ -131,8 +143,8 @@ def fight(turn: Turn, space: str) -> None:
     """Resolve whatever happens in `space`: a battle, or an uncontested entry into enemy territory."""
     b, pos = turn.board, turn.pos
     assaults = [a for a in turn.assaults if a.target == space]
-    if b.is_land(space):
-        _land_cargo(turn, space, assaults)
+    # Ships bombard only from the zones where cargo actually went ashore (see _setup).
+    landed = _land_cargo(turn, space, assaults) if b.is_land(space) else []
     attackers = attacking_units(turn, space)
     if not attackers:
         if b.is_land(space) and assaults:
@@ -149,7 +161,7 @@ def fight(turn: Turn, space: str) -> None:
     if turn.checking:
         _assume_won(turn, space, attackers, defenders)
         return
-    battle = _setup(turn, space, attackers, defenders, assaults)
+    battle = _setup(turn, space, attackers, defenders, landed)
     from pbem.rulesets.aa_revised.combat_link import run_battle
     run_battle(turn, battle)
 
@@ -169,9 +181,12 @@ def attacking_units(turn: Turn, space: str) -> list[Unit]:
     return result
 
 
-def _land_cargo(turn: Turn, territory: str, assaults: list[Assault]) -> None:
-    """Cargo of an amphibious assault goes ashore, unless its sea battle was not won or it is cancelled."""
+def _land_cargo(turn: Turn, territory: str, assaults: list[Assault]) -> list[Assault]:
+    """Cargo of an amphibious assault goes ashore, unless its sea battle was not won or it is cancelled.
+
+    Returns the assaults whose cargo landed."""
     decisions = turn.orders.battles.get(territory)
+    landed = []
     for a in assaults:
         cargo = [turn.pos.units[i] for i in a.cargo if i in turn.pos.units]
         if not cargo:
@@ -191,6 +206,8 @@ def _land_cargo(turn: Turn, territory: str, assaults: list[Assault]) -> None:
             u.space = territory
             u.unloaded = True
             u.path.append(territory)
+        landed.append(a)
+    return landed
 
 
 def _after_uncontested(turn: Turn, space: str, attackers: list[Unit]) -> None:
@@ -218,19 +235,23 @@ def _assume_won(turn: Turn, space: str, attackers: list[Unit], defenders: list[U
 
 
 def _setup(turn: Turn, space: str, attackers: list[Unit], defenders: list[Unit],
-           assaults: list[Assault]) -> Battle:
+           landed: list[Assault]) -> Battle:
+    """The battle in `space`; `landed` are the amphibious assaults whose cargo went ashore there.
+
+    Ships bombard "from the same sea zone as the transport unloading the attacking land units"
+    [both]: a zone whose landing was cancelled or blocked gives no bombardment."""
     b = turn.board
     turn.battle_count += 1
     if b.is_sea(space):
         kind = "amphibious_sea" if any(a.zone == space for a in turn.assaults) else "sea"
     else:
-        kind = "amphibious_land" if assaults else "land"
+        kind = "amphibious_land" if amphibious_target(turn, space) else "land"
     bombarding: list[Unit] = []
     if kind == "amphibious_land":
         for u in turn.pos.all_units():
             move = turn.unit_moves.get(u.id)
             if (u.owner == turn.power and move is not None and move.bombard == space and not u.fought
-                    and u.space in {a.zone for a in assaults}):
+                    and u.space in {a.zone for a in landed}):
                 bombarding.append(u)
     no_retreat = [u for u in attackers if turn.table.cls(u.type) == "land"] if kind == "amphibious_land" else []
     return Battle(f"b{turn.battle_count}", space, kind, turn.power, attackers, defenders, bombarding,

@@ -275,8 +275,14 @@ def aa_volley(battle: Battle, attackers: Sequence[Piece]) -> Volley | None:
     return Volley("aa", "defender", battle.aa_gun, "aa_gun", 1, aircraft, "air")
 
 
-def bombardment_volleys(battle: Battle) -> list[Volley]:
-    """Shore bombardment (round 1 of an amphibious land battle): one die per ship at its attack."""
+def bombardment_volleys(battle: Battle, defenders: Sequence[Piece]) -> list[Volley]:
+    """Shore bombardment (round 1 of an amphibious land battle): one die per ship at its attack.
+
+    Without enemy land units the ships do not fire, whatever ``bombardment_targets`` lets the
+    hits take (both rulebooks: "if there are no enemy land units, skip this step").
+    """
+    if not any(p.kind == "land" for p in defenders):
+        return []
     target: Target = "land" if battle.bombardment_targets == "land_units" else "any"
     counts = Counter(p.type for p in battle.bombarding)
     return [
@@ -714,9 +720,10 @@ def fight_round(battle: Battle, orders: BattleOrders, board: Board, roll: Roll) 
                 "hits": hits, "casualties": count_units(shot.killed), "battle": battle.id})
             attackers = apply_casualties(attackers, shot)
             lost["attacker"] += shot.killed
-        hits = _fire(bombardment_volleys(battle), defenders, roll, log)
+        shelling = bombardment_volleys(battle, defenders)
+        hits = _fire(shelling, defenders, roll, log)
         if hits:
-            shelled = take_casualties(defenders, hits, bombardment_volleys(battle)[0].target, defence_policy)
+            shelled = take_casualties(defenders, hits, shelling[0].target, defence_policy)
             log.casualties("defender", shelled, defence_policy)
             defenders = apply_casualties(defenders, shelled)
             lost["defender"] += shelled.killed

@@ -246,7 +246,7 @@ class _Battle:
         if aa:
             chain = att.chain(a, "air")
             outcomes = [(chain[min(k, len(chain) - 1)], d, p) for k, p in enumerate(hit_distribution([aa]))]
-        volleys = [v for v in bombardment_volleys(self.battle) if any(is_target(p, v.target) for p in dfn.board[d])]
+        volleys = bombardment_volleys(self.battle, dfn.board[d])
         if volleys:
             chain = dfn.chain(d, volleys[0].target)
             shelled = [(chain[min(k, len(chain) - 1)], q) for k, q in enumerate(hit_distribution(volleys))]
