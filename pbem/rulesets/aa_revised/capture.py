@@ -56,13 +56,15 @@ def take_territory(turn: Turn, territory: str, by: str) -> str:
         pos.treasury[capital_of] = 0
         pos.treasury[by] = pos.treasury.get(by, 0) + amount
         turn.event("plunder", power=by, **{"from": capital_of}, ipc=amount)
-    if capital_of is not None and new == capital_of and liberated:
+    if capital_of is not None and new == capital_of:
+        # the capital is free again, whether its owner or an ally freed it
         _restore_liberated_power(turn, capital_of, by)
     return new
 
 
 def _restore_liberated_power(turn: Turn, power: str, by: str) -> None:
-    """A freed capital: every territory the power owned at the start that its allies hold goes back."""
+    """A freed capital: every territory the power owned at the start that its allies hold goes back
+    ([CZ p.16] [HR]: 'if this power or another power on its side liberates the capital')."""
     b, pos = turn.board, turn.pos
     for territory in b.sort_spaces(pos.control):
         holder = pos.control[territory]

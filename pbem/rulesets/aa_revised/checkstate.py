@@ -79,7 +79,9 @@ def check_state(doc: Document) -> list[Problem]:
                     bad(where, message, allowed)
                     continue
                 cls = table.cls(utype)
-                if b.is_sea(space) and cls in ("land", "building"):
+                if b.is_sea(space) and cls == "building":
+                    bad(where, "an industrial complex stands only in a territory (it is never carried)")
+                elif b.is_sea(space) and cls == "land":
                     bad(where, "land units at sea are written under `cargo`, aboard their transport")
                 if b.is_sea(space) and utype == "bomber":
                     bad(where, "bombers cannot stand in a sea zone")

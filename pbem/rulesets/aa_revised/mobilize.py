@@ -60,6 +60,28 @@ class Factory:
         return self.limit - self.used
 
 
+@dataclass
+class NewCarriers:
+    """Fighters entering play aboard the carriers placed this turn, gathered over all placements,
+    since a carrier and the fighters it takes aboard may be listed in different placements."""
+
+    fighters: dict[str, int] = field(default_factory=dict)  # zone -> fighters going aboard there
+    carriers: dict[str, int] = field(default_factory=dict)  # zone -> new carriers placed there
+    boarded: set[int] = field(default_factory=set)  # ids of fighters from a complex's territory going aboard
+    riders: dict[str, list[Unit]] = field(default_factory=dict)  # zone -> fighters to seat (in play)
+
+    def seat(self, turn: Turn) -> None:
+        """Put every rider aboard a carrier placed this turn in its zone, once all are placed."""
+        for zone, riders in self.riders.items():
+            carriers = [u for u in turn.pos.units_in(zone, owner=turn.power, type="carrier") if u.placed]
+            for fighter in riders:
+                seat = next((c for c in carriers if turn.pos.room_on(c) > 0), None)
+                if seat is None:
+                    break
+                fighter.aboard = seat.id
+                fighter.space = zone
+
+
 def usable_complexes(turn: Turn) -> dict[str, Factory]:
     """Complexes the power controlled at the start of the turn and may use (not an ally's)."""
     b = turn.board
@@ -69,11 +91,20 @@ def usable_complexes(turn: Turn) -> dict[str, Factory]:
             continue
         if not any(u.type == "industrial_complex" and not u.placed for u in turn.pos.units_in(territory)):
             continue
-        original = b.territories[territory].original_owner
-        if original not in (None, turn.power) and b.friendly(original, turn.power) and turn.pos.capital_held(original):
-            continue  # an ally's complex, usable only while that ally's capital is in enemy hands
+        if _allys_complex_barred(turn, territory):
+            continue
         result[territory] = Factory(territory, b.ipc(territory), zones=b.coastal_zones(territory))
     return result
+
+
+def _allys_complex_barred(turn: Turn, territory: str) -> bool:
+    """True for a complex in a territory an ally owned at the start of the game while that ally's
+    capital is free: the liberator may use it only while the capital is in enemy hands (it may
+    have been freed this very turn, and the territory with it)."""
+    b = turn.board
+    original = b.territories[territory].original_owner
+    return (original not in (None, turn.power) and b.friendly(original, turn.power)
+            and turn.pos.capital_held(original))
 
 
 def mobilize(turn: Turn) -> None:
@@ -88,17 +119,17 @@ def mobilize(turn: Turn) -> None:
     factories = usable_complexes(turn)
     placed: dict[str, int] = {}
     new_complexes: set[str] = set()
-    sea_fighters: dict[str, int] = {}
-    sea_carriers: dict[str, int] = {}
+    new_carriers = NewCarriers()
     for p in orders.placements:
         for utype, n in p.units.items():
             placed[utype] = placed.get(utype, 0) + n
         if b.is_land(p.at):
             _place_on_land(turn, p, factories, new_complexes)
         else:
-            _place_at_sea(turn, p, factories, sea_fighters, sea_carriers)
-    for zone, fighters in sea_fighters.items():
-        room = sea_carriers.get(zone, 0) * (table["carrier"].capacity or 2)
+            _place_at_sea(turn, p, factories, new_carriers)
+    new_carriers.seat(turn)
+    for zone, fighters in new_carriers.fighters.items():
+        room = new_carriers.carriers.get(zone, 0) * (table["carrier"].capacity or 2)
         if fighters > room and turn.checking:
             turn.problem(("place",), f"{fighters} fighters enter play aboard new carriers in {zone}, which have room "
                                      f"for {room}")
@@ -138,8 +169,15 @@ def _place_on_land(turn: Turn, p: Placement, factories: dict[str, Factory], new_
             return
     factory = factories.get(p.at)
     if factory is None:
-        why = ("it has no complex you have held since the start of the turn" if p.at not in new_complexes
-               else "a complex placed this turn produces from your next turn")
+        if p.at in new_complexes:
+            why = "a complex placed this turn produces from your next turn"
+        elif (turn.start_control.get(p.at) == turn.power and turn.pos.units_in(p.at, type="industrial_complex")
+              and _allys_complex_barred(turn, p.at)):
+            original = b.territories[p.at].original_owner
+            why = (f"it is {original}'s original territory and {original}'s capital is not in enemy hands: "
+                   f"only {original} may use its complex")
+        else:
+            why = "it has no complex you have held since the start of the turn"
         _bad(turn, p, ("at",), f"you cannot mobilize in {p.at}: {why}", ", ".join(factories) or "none")
         return
     count = sum(units.values())
@@ -153,7 +191,7 @@ def _place_on_land(turn: Turn, p: Placement, factories: dict[str, Factory], new_
 
 
 def _place_at_sea(turn: Turn, p: Placement, factories: dict[str, Factory],
-                  sea_fighters: dict[str, int], sea_carriers: dict[str, int]) -> None:
+                  new_carriers: NewCarriers) -> None:
     b, table = turn.board, turn.table
     units = dict(p.units)
     for utype in units:
@@ -196,9 +234,11 @@ def _place_at_sea(turn: Turn, p: Placement, factories: dict[str, Factory],
         _bad(turn, p, ("aboard",), "fighters enter play at sea only aboard new carriers", f"{new_fighters} or more")
         return
     boarding = aboard - new_fighters  # fighters already standing in the complex's territory
-    sea_fighters[p.at] = sea_fighters.get(p.at, 0) + aboard
-    sea_carriers[p.at] = sea_carriers.get(p.at, 0) + units.get("carrier", 0)
-    existing = [u for u in turn.pos.units_in(factory.territory, owner=turn.power, type="fighter")]
+    new_carriers.fighters[p.at] = new_carriers.fighters.get(p.at, 0) + aboard
+    new_carriers.carriers[p.at] = new_carriers.carriers.get(p.at, 0) + units.get("carrier", 0)
+    # a fighter boards one carrier only: those taken by an earlier placement are no longer free
+    existing = sorted((u for u in turn.pos.units_in(factory.territory, owner=turn.power, type="fighter")
+                       if u.id not in new_carriers.boarded), key=lambda u: u.id)
     if boarding > len(existing):
         if turn.checking:
             _bad(turn, p, ("aboard",), f"{boarding} fighters from {factory.territory} would board, {len(existing)} are "
@@ -207,17 +247,11 @@ def _place_at_sea(turn: Turn, p: Placement, factories: dict[str, Factory],
         turn.default(f"fighters from {factory.territory} boarding new carriers in {p.at}", len(existing),
                      f"only {len(existing)} were there when the units were placed")
         boarding = len(existing)
+    new_carriers.boarded.update(u.id for u in existing[:boarding])
     if turn.checking:
         return
     new = _put(turn, p.at, units)
-    carriers = [u for u in new if u.type == "carrier"]
-    riders = [u for u in new if u.type == "fighter"] + sorted(existing, key=lambda u: u.id)[:boarding]
-    for fighter in riders:
-        seat = next((c for c in carriers if turn.pos.room_on(c) > 0), None)
-        if seat is None:
-            break
-        fighter.aboard = seat.id
-        fighter.space = p.at
+    new_carriers.riders.setdefault(p.at, []).extend([u for u in new if u.type == "fighter"] + existing[:boarding])
 
 
 def _put(turn: Turn, space: str, units: dict[str, int]) -> list[Unit]:
