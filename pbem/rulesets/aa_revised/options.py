@@ -119,10 +119,11 @@ RULINGS: tuple[Option, ...] = (
            "A noncombat move with `if:` is checked before the turn as if every attack succeeded when its "
            "conditions ask for that, else only for names, units and paths; it is checked again when it "
            "is carried out and skipped with a reason if it has become impossible."),
-    Option("capital_freed_this_turn", "no_income_this_turn", ("no_income_this_turn",),
-           "Whether a power skips research, purchase, mobilization and income is decided at the start of its "
-           "turn: a power that frees its own capital in its turn collects income from its next turn, as it "
-           "buys units again only then (digest 5.11, [CZ p.16])."),
+    Option("capital_freed_this_turn", "income_this_turn", ("income_this_turn",),
+           "A power that frees its own capital in its turn has skipped research, purchase and mobilization "
+           "(decided at the start of the turn; it buys again from its next turn, [CZ p.16]) but collects "
+           "income in phase 7, when its capital is no longer enemy-held: the rulebooks bar income only "
+           "while the capital is in enemy hands (digest 5.11, phase 7)."),
     Option("lost_capital_orders", "refuse", ("refuse",),
            "A power whose capital is enemy-held may not research, buy or place; such orders are refused "
            "(digest §5.11)."),
@@ -139,7 +140,9 @@ RULINGS: tuple[Option, ...] = (
            "(digest §11 case 26)."),
     Option("partial_retreat", "aircraft_only_in_amphibious", ("aircraft_only_in_amphibious",),
            "A retreat takes every attacker, except in the land battle of an amphibious assault, where "
-           "only aircraft leave; submarines may also submerge instead (digest §5.2 step 7)."),
+           "only aircraft leave; submarines retreat with the rest of the fleet or may submerge instead "
+           "(digest §5.2 step 7). [CZ p.15] says subs retreat only by submerging; read literally, a "
+           "fleet's retreat would strand its subs in the battle, so here they may leave with it."),
     Option("battle_end", "no_legal_hits", ("no_legal_hits",),
            "A battle ends, the defender holding, when neither side has a unit able to hit the other "
            "(e.g. submarines against aircraft only) (digest §11 case 36)."),

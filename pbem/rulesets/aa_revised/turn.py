@@ -224,16 +224,13 @@ _UNMET = {
 def collect_income(turn: Turn) -> None:
     """Phase 7: the national production level, nothing while the capital is enemy-held."""
     power, pos = turn.power, turn.pos
-    if turn.skip_economy or not pos.capital_held(power):
+    if not pos.capital_held(power):
         capital = turn.board.capitals[power]
-        if pos.capital_held(power):
-            turn.ruling("capital_freed_this_turn")
-            turn.event("income", power=power, amount=0, treasury_after=pos.treasury[power],
-                       reason=f"its capital {capital} was enemy-held at the start of the turn")
-            return
         turn.event("income", power=power, amount=0, treasury_after=pos.treasury[power],
-                   reason=f"its capital {capital} is held by {pos.control.get(capital)}")
+                   reason=f"its capital {capital} is held by {turn.board.power_names[pos.control[capital]]}")
         return
+    if turn.skip_economy:
+        turn.ruling("capital_freed_this_turn")
     amount = pos.npl(power)
     pos.treasury[power] += amount
     turn.event("income", power=power, amount=amount, treasury_after=pos.treasury[power])
