@@ -25,8 +25,8 @@ def carrier_reach(turn: Turn) -> set[str]:
     b = turn.board
     zones: set[str] = set()
     for c in turn.pos.all_units():
-        if c.type != "carrier" or not b.friendly(c.owner, turn.power):
-            continue
+        if c.type != "carrier" or not b.friendly(c.owner, turn.power) or turn.pos.room_on(c) <= 0:
+            continue  # a carrier with two fighters aboard takes no more
         if c.owner != turn.power or c.moved:
             zones.add(c.space)  # an ally's carrier stays put on our turn; a moved carrier is done
         else:
@@ -34,10 +34,18 @@ def carrier_reach(turn: Turn) -> set[str]:
     return zones
 
 
+def carriers_standing(turn: Turn) -> set[str]:
+    """Sea zones where a carrier able to take this power's fighters stands after the combat move."""
+    return {c.space for c in turn.pos.all_units() if c.type == "carrier" and turn.board.friendly(c.owner, turn.power)
+            and turn.pos.room_on(c) > 0}
+
+
 def check_landings(turn: Turn) -> None:
     """No suicide missions, no kamikaze: every aircraft that moved in the combat move must be able to land."""
     b = turn.board
     carriers = carrier_reach(turn)
+    standing = carriers_standing(turn)
+    claimed: dict[int, list[str]] = {}  # carrier id -> zones of the fighters declared to be picked up by it
     for u in sorted(turn.pos.all_units(), key=lambda u: u.id):
         if u.owner != turn.power or turn.table.cls(u.type) != "air" or not u.moved:
             continue
@@ -47,17 +55,20 @@ def check_landings(turn: Turn) -> None:
         reach = b.distances(u.space, air_can_enter(turn), u.movement_left)
         land = [s for s in reach if b.is_land(s) and turn.friendly_at_start(s)]
         if u.id in turn.pickups:
-            _check_declared_carrier(turn, u, move)
+            _check_declared_carrier(turn, u, move, claimed)
             continue
         if land or "carrier" in move.units:
             continue  # a territory in reach, or the carrier it flies with
         sea = [s for s in reach if b.is_sea(s) and s in carriers] if u.type == "fighter" else []
-        if sea and b.is_land(u.space):
-            continue  # it may fly back to a carrier after the battle
+        if sea and (b.is_land(u.space) or any(s in standing for s in sea)):
+            continue  # it may fly back to a carrier after the battle (or land on the one in its zone)
         if sea:
+            starts = {c.start_space for c in turn.pos.all_units() if c.type == "carrier" and c.owner == turn.power
+                      and turn.pos.room_on(c) > 0 and _carrier_reaches(turn, c, u.space)}
             turn.problem(move.where + ("carrier",), f"the fighter ends its combat move in {u.space} with no friendly "
-                                                    "territory in reach: declare now the carrier that will pick it up",
-                         ", ".join(b.sort_spaces(sea)))
+                                                    "territory or carrier in reach: declare now the carrier that will "
+                                                    "pick it up (the zone where that carrier starts its turn)",
+                         ", ".join(b.sort_spaces(starts)))
             continue
         turn.problem(move.where + ("path",), f"no landing place within reach: a {u.type} with {u.movement_left} "
                                              f"movement left after reaching {u.space} cannot get to a territory its side "
@@ -65,7 +76,9 @@ def check_landings(turn: Turn) -> None:
                      + " (no suicide missions)")
 
 
-def _check_declared_carrier(turn: Turn, fighter: Unit, move) -> None:  # noqa: ANN001 - a Move
+def _check_declared_carrier(turn: Turn, fighter: Unit, move, claimed: dict[int, list[str]]) -> None:  # noqa: ANN001 - a Move
+    """The declared carrier must be able to reach the fighter's zone with room for it: a carrier takes
+    two fighters and stops where one lands, so the pick-ups already declared for it (`claimed`) count."""
     b = turn.board
     start = turn.pickups[fighter.id]
     where = move.where + ("carrier",)
@@ -77,13 +90,29 @@ def _check_declared_carrier(turn: Turn, fighter: Unit, move) -> None:  # noqa: A
     if not carriers:
         turn.problem(where, f"you have no carrier in {start}")
         return
+    taken = False
     for c in carriers:
-        if c.moved and c.space == fighter.space:
+        if not _carrier_reaches(turn, c, fighter.space):
+            continue
+        zones = claimed.setdefault(c.id, [])
+        if len(zones) < turn.pos.room_on(c) and all(z == fighter.space for z in zones):
+            zones.append(fighter.space)
             return
-        if not c.moved and fighter.space in b.distances(c.space, sea_can_enter(turn), c.movement_left):
-            return
+        taken = True
+    if taken:
+        turn.problem(where, f"the carrier from {start} cannot also pick this fighter up: it takes two fighters "
+                            "(counting those aboard) and stops in the first zone where one lands")
+        return
     turn.problem(where, f"no carrier of yours from {start} can reach {fighter.space} to pick the fighter up "
                         "(a carrier moves 2 sea zones and not again after its combat move)")
+
+
+def _carrier_reaches(turn: Turn, carrier: Unit, zone: str) -> bool:
+    """Whether one of this power's carriers can be in `zone` for a pick-up (one that moved in the combat
+    move is done moving)."""
+    if carrier.moved:
+        return carrier.space == zone
+    return zone in turn.board.distances(carrier.space, sea_can_enter(turn), carrier.movement_left)
 
 
 # --- noncombat: pick-ups and landings -----------------------------------------------------------

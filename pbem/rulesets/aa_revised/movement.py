@@ -63,7 +63,9 @@ def can_move_now(turn: Turn, u: Unit, phase: str) -> bool:
     if is_air(turn, u):
         return True  # aircraft that moved or fought make their landing move now
     if u.type == "transport":
-        return not u.moved  # a transport that fought may still load or unload in place
+        # one that did not move in the combat move may move; one that fought (and did not retreat)
+        # may still load or unload in place, even if it moved into its battle
+        return not u.moved or (u.fought and not u.retreated)
     if u.type == "carrier" and not u.moved:
         return True  # a carrier that fought may still make a declared pick-up
     return not u.used
@@ -280,7 +282,7 @@ def _check_cargo_ashore(turn: Turn, plan: MovePlan, land: list[Unit], phase: str
         t = turn.pos.units[tid] if tid in turn.pos.units else None
         if t is None:
             continue
-        if t.owner == turn.power and (t.unloaded or (phase == "noncombat" and t.moved)):
+        if t.owner == turn.power and (t.unloaded or (phase == "noncombat" and t.moved and not t.fought)):
             errors.append((move.where + ("from",), f"the transport carrying them in {move.frm} already "
                                                    "unloaded or moved this turn", None))
             return
@@ -326,7 +328,8 @@ def _check_boarding(turn: Turn, plan: MovePlan, land: list[Unit], phase: str, er
         errors.append((move.where + ("path", 0), f"no loading in {zone}: enemy units are there", None))
         return
     transports = [t for t in turn.pos.units_in(zone, type="transport") if turn.board.friendly(t.owner, turn.power)
-                  and not (t.owner == turn.power and (t.moved or t.unloaded or (t.fought and t.retreated)))]
+                  and not (t.owner == turn.power and ((t.moved and not t.fought) or t.unloaded
+                                                      or (t.fought and t.retreated)))]
     loads = assign_cargo(turn, transports, land)
     if loads is None:
         errors.append((move.where + ("path", 0), f"no friendly transport in {zone} can take "
@@ -448,6 +451,12 @@ def _check_sea_noncombat(turn: Turn, plan: MovePlan, sea: list[Unit], errors: li
         elif u.used:
             errors.append((move.where + ("units", u.type), f"this {u.type} moved or fought in the combat phase", None))
             return
+    carriers = [u for u in sea if u.type == "carrier"]
+    for start, zone in _pickups_left_behind(turn, carriers, move.to):
+        errors.append((move.where + ("path",), f"a fighter in {zone} waits for the carrier declared in the combat "
+                                               f"move: a carrier from {start} must end its move in {zone} (it stops "
+                                               "where the fighter lands)", zone))
+        return
     for i, space in enumerate(move.path):
         last = i == len(move.path) - 1
         if turn.hostile_zone_now(space):
@@ -462,6 +471,29 @@ def _check_sea_noncombat(turn: Turn, plan: MovePlan, sea: list[Unit], errors: li
                 errors.append((move.where + ("path", i), f"submarines must stop in {space}: an enemy destroyer is "
                                                          "there", None))
                 return
+
+
+def _pickups_left_behind(turn: Turn, carriers: list[Unit], dest: str) -> list[tuple[str, str]]:
+    """Zones of declared pick-ups that no carrier could make any more if these carriers went to `dest`.
+
+    The declaration binds (both rulebooks: 'you must do so unless the fighter or the carrier is
+    destroyed first'), and a carrier stops where a fighter lands, so it cannot pass through."""
+    left: list[tuple[str, str]] = []  # (start zone of the carriers, zone of the waiting fighter)
+    for start in sorted({c.start_space for c in carriers}):
+        staying = [c for c in turn.pos.units_in(start, owner=turn.power, type="carrier")
+                   if c not in carriers and not c.moved and not c.moved_noncombat]
+        if staying:
+            continue  # another carrier from that zone can still go
+        for fid, declared in sorted(turn.pickups.items()):
+            fighter = turn.pos.units.get(fid)
+            if (declared != start or fighter is None or fighter.aboard is not None or fighter.space == dest
+                    or not turn.board.is_sea(fighter.space)):
+                continue
+            if any(c not in carriers and turn.board.friendly(c.owner, turn.power) and turn.pos.room_on(c) > 0
+                   for c in turn.pos.units_in(fighter.space, type="carrier")):
+                continue  # a carrier that stays there takes it
+            left.append((start, fighter.space))
+    return left
 
 
 def _is_pickup(turn: Turn, carrier: Unit, zone: str) -> bool:
@@ -551,7 +583,7 @@ def _check_unload(turn: Turn, plan: MovePlan, transports: list[Unit], phase: str
         if t.unloaded:
             errors.append((where, "this transport already unloaded this turn", None))
             return
-        if phase == "noncombat" and t.fought and (t.retreated or move.path or plan.loads):
+        if phase == "noncombat" and t.fought and (t.retreated or t.loaded or move.path or plan.loads):
             errors.append((where, "a transport that fought may load or unload in place, not both, and not after "
                                   "retreating", None))
             return
@@ -567,7 +599,11 @@ def _check_unload(turn: Turn, plan: MovePlan, transports: list[Unit], phase: str
         if not turn.hostile_at_start(target):
             errors.append((where, f"{target} is friendly: unload there in the noncombat move", None))
             return
+        # an AA gun may ride a transport in the combat move [HR Appendix] but never attacks: it stays aboard
         if any(u.type == "aa_gun" for u in cargo):
+            turn.ruling("aa_gun_in_assault")
+        cargo = [u for u in cargo if u.type != "aa_gun"]
+        if not cargo:
             errors.append((where, "an AA gun never attacks: it may ride a transport in the combat move but does "
                                   "not go ashore in an amphibious assault", None))
             return
@@ -669,10 +705,15 @@ def check_air(turn: Turn, plan: MovePlan, air: list[Unit], phase: str, with_ship
         fighters = [u for u in air if u.type == "fighter"]
         room = sum(turn.pos.room_on(c) for c in turn.pos.units_in(dest, type="carrier")
                    if b.friendly(c.owner, turn.power))
+        # fighters that came down there earlier in this phase, or wait there for a declared pick-up,
+        # board at the end of the phase but take their places already
+        room -= sum(1 for f in turn.pos.units_in(dest, owner=turn.power, type="fighter")
+                    if f.aboard is None and f not in fighters and (f.moved_noncombat or f.id in turn.pickups))
         if len(fighters) > room:
             errors.append((move.where + ("path", len(move.path) - 1),
-                           f"the carriers in {dest} have room for {room} more fighter(s) when the fighters land "
-                           "(carriers move before aircraft land)", None))
+                           f"the carriers in {dest} have room for {max(room, 0)} more fighter(s) when these land "
+                           "(two a carrier, counting those that come down there before them; carriers move before "
+                           "aircraft land)", None))
 
 
 def _enemy_aa(turn: Turn, space: str, now: bool = False) -> bool:

@@ -93,6 +93,9 @@ RULINGS: tuple[Option, ...] = (
     Option("transport_unload", "all_own_cargo", ("all_own_cargo",),
            "A transport that unloads puts all of its power's cargo ashore in the one territory named; "
            "allied cargo stays aboard (it unloads on its owner's turn)."),
+    Option("aa_gun_in_assault", "stays_aboard", ("stays_aboard",),
+           "An AA gun may ride a transport in the combat move [HR] but never attacks: when the transport "
+           "unloads for an amphibious assault, the gun stays aboard and the rest of the cargo lands."),
     Option("allied_transport", "land_unit_moves", ("land_unit_moves",),
            "Land units board an ally's transport by a move from their territory into the transport's sea "
            "zone, and leave it by a move from the sea zone into a coastal territory, on their own "
