@@ -138,9 +138,9 @@ RULINGS: tuple[Option, ...] = (
            "a submarine volley beyond the enemy's sea units are lost; a volley with no legal target is "
            "not rolled (digest §5.2 step 2, §11 case 26)."),
     Option("destroyer_exception", "whole_side_before_volley", ("whole_side_before_volley",),
-           "The destroyer that cancels submarine opening fire may belong to any power of the side, and "
-           "counts if it is present when the volley is fired, even if that volley sinks it "
-           "(digest §11 case 26)."),
+           "Units hit by submarine opening fire shoot back in their normal step when their side has a "
+           "destroyer in the battle: the destroyer may belong to any power of the side, and counts if it "
+           "is present when the volley is fired, even if that volley sinks it (digest §11 case 26)."),
     Option("partial_retreat", "aircraft_only_in_amphibious", ("aircraft_only_in_amphibious",),
            "A retreat takes every attacker, except in the land battle of an amphibious assault, where "
            "only aircraft leave; submarines retreat with the rest of the fleet or may submerge instead "
