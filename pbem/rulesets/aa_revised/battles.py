@@ -37,8 +37,6 @@ class Battle:
     defenders: list[Unit]
     bombarding: list[Unit] = field(default_factory=list)
     decisions: BattleDecisions | None = None
-    retreat_to: list[str] = field(default_factory=list)  # spaces the land and sea attackers may retreat to
-    no_retreat: list[Unit] = field(default_factory=list)  # land units of an amphibious assault
 
 
 # --- order of battles --------------------------------------------------------------------------
@@ -253,9 +251,8 @@ def _setup(turn: Turn, space: str, attackers: list[Unit], defenders: list[Unit],
             if (u.owner == turn.power and move is not None and move.bombard == space and not u.fought
                     and u.space in {a.zone for a in landed}):
                 bombarding.append(u)
-    no_retreat = [u for u in attackers if turn.table.cls(u.type) == "land"] if kind == "amphibious_land" else []
     return Battle(f"b{turn.battle_count}", space, kind, turn.power, attackers, defenders, bombarding,
-                  turn.orders.battles.get(space), retreat_options(turn, space), no_retreat)
+                  turn.orders.battles.get(space))
 
 
 # --- economic attacks ----------------------------------------------------------------------------
