@@ -351,16 +351,8 @@ def rehouse_carrier_fighters(turn: Turn, zone: str) -> None:
             turn.event("move", phase="combat", power=fighter.owner, units={"fighter": 1}, **{"from": zone},
                        path=[target], to=target, note="fighter of a sunk carrier")
         if b.is_sea(target):
-            carrier = _carrier_for(turn, fighter, target)
+            carrier = turn.carrier_with_room(target, fighter)
             fighter.aboard = carrier.id if carrier else None
-
-
-def _carrier_for(turn: Turn, fighter: Unit, zone: str) -> Unit | None:
-    b = turn.board
-    carriers = [c for c in turn.pos.units_in(zone, type="carrier")
-                if b.friendly(c.owner, fighter.owner) and turn.pos.room_on(c) > 0]
-    carriers.sort(key=lambda c: (c.owner != fighter.owner, b.power_order(c.owner), c.id))
-    return carriers[0] if carriers else None
 
 
 def _can_take_fighter(turn: Turn, fighter: Unit, space: str) -> bool:
@@ -368,4 +360,4 @@ def _can_take_fighter(turn: Turn, fighter: Unit, space: str) -> bool:
     if b.is_land(space):
         holder = turn.pos.control.get(space)
         return holder is not None and b.friendly(holder, fighter.owner) and not turn.pos.enemy_units_in(space, fighter.owner)
-    return _carrier_for(turn, fighter, space) is not None and not turn.pos.enemy_units_in(space, fighter.owner)
+    return turn.carrier_with_room(space, fighter) is not None and not turn.pos.enemy_units_in(space, fighter.owner)
