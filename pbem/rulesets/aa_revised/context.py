@@ -68,7 +68,6 @@ class Turn:
     outcomes: dict[str, Outcome] = field(default_factory=dict)
     pickups: dict[int, str] = field(default_factory=dict)  # fighter id -> start zone of its carrier
     unit_moves: dict[int, Move] = field(default_factory=dict)  # unit id -> its combat move
-    landed_fighters: set[int] = field(default_factory=set)
     rulings_logged: set[str] = field(default_factory=set)  # rulings (and once-a-turn defaults) logged
     battle_count: int = 0
     purchase_readable: bool = True  # false when a unit name of the purchase could not be read

@@ -146,10 +146,6 @@ def sea_can_enter(turn: Turn) -> Callable[[str, str], bool]:
     return enter
 
 
-def air_distances(turn: Turn, start: str, limit: int) -> dict[str, int]:
-    return turn.board.distances(start, air_can_enter(turn), limit)
-
-
 def check_steps(turn: Turn, move: Move, start: str, path: list[str], errors: list[Error]) -> bool:
     """Each space of the path must border the one before it."""
     here = start

@@ -40,8 +40,6 @@ class Unit:
     loaded: bool = False  # land unit taken aboard this turn, or transport that loaded this turn
     path: list[str] = field(default_factory=list)  # spaces entered this turn, in order
     start_space: str = ""
-    battle_role: str | None = None  # for aircraft in an amphibious assault: "sea" or "land"
-    carrier_declared: str | None = None  # fighter: start zone of the carrier that will pick it up
     placed: bool = False  # mobilized this turn
 
     @property
@@ -162,9 +160,6 @@ class Position:
         b = board()
         return [u for u in self.units_in(space) if b.enemies(u.owner, power)
                 and (include_submerged or not u.submerged)]
-
-    def controller(self, territory: str) -> str | None:
-        return self.control.get(territory)
 
     def capital_held(self, power: str) -> bool:
         """True while the power's capital is controlled by its own side."""
