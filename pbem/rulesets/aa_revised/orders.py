@@ -34,8 +34,6 @@ class Load:
 class Move:
     """One combat or noncombat move as written."""
 
-    phase: str  # "combat" or "noncombat"
-    index: int
     units: dict[str, int]
     frm: str
     path: list[str]
@@ -242,7 +240,7 @@ def read_orders(doc: Document) -> tuple[Orders, list[Problem]]:
         orders.battle_order = [s for s in (r.spaces(data["battle_order"], ("battle_order",)) or []) if s]
     for phase, key in (("combat", "combat_move"), ("noncombat", "noncombat_move")):
         for i, raw in enumerate(data.get(key) or []):
-            move = _read_move(r, phase, i, raw, (key, i))
+            move = _read_move(r, raw, (key, i))
             if move is not None:
                 (orders.combat_moves if phase == "combat" else orders.noncombat_moves).append(move)
     for i, raw in enumerate(data.get("rockets") or []):
@@ -288,7 +286,7 @@ def read_orders(doc: Document) -> tuple[Orders, list[Problem]]:
     return orders, problems
 
 
-def _read_move(r: Reader, phase: str, index: int, raw: Any, where: FieldPath) -> Move | None:
+def _read_move(r: Reader, raw: Any, where: FieldPath) -> Move | None:
     if not isinstance(raw, dict):
         return None
     ok = True
@@ -297,7 +295,7 @@ def _read_move(r: Reader, phase: str, index: int, raw: Any, where: FieldPath) ->
     path = r.spaces(raw.get("path"), where + ("path",))
     if units is None or frm is None or path is None:
         ok = False
-    move = Move(phase, index, units or {}, frm or "", path or [], where, note=raw.get("note"))
+    move = Move(units or {}, frm or "", path or [], where, note=raw.get("note"))
     for j, lraw in enumerate(raw.get("load") or []):
         if not isinstance(lraw, dict):
             continue
@@ -332,7 +330,7 @@ def _read_move(r: Reader, phase: str, index: int, raw: Any, where: FieldPath) ->
     return move if ok else None
 
 
-def read_standing(doc: Document, expected_power: str | None = None) -> tuple[StandingOrders | None, list[Problem]]:
+def read_standing(doc: Document) -> tuple[StandingOrders | None, list[Problem]]:
     """A standing-orders document as an object, and every problem with the names in it."""
     problems: list[Problem] = []
     r = Reader(doc, problems)
@@ -340,8 +338,6 @@ def read_standing(doc: Document, expected_power: str | None = None) -> tuple[Sta
     power = r.power(data.get("power"), ("power",))
     if power is None:
         return None, problems
-    if expected_power is not None and power != expected_power:
-        r.problem(("power",), f"these standing orders are for {power}, listed for {expected_power}", expected_power)
     standing = StandingOrders(doc, power)
     if "casualty_order" in data:
         standing.casualty_order = r.type_list(data["casualty_order"], ("casualty_order",))
