@@ -288,7 +288,7 @@ def rocket_strikes(turn: Turn) -> None:
         if ok and r.frm in turn.captured and turn.opt("rockets_from_captured") == "forbid":
             turn.ruling("rockets_from_captured")
             ok = _rocket_problem(turn, r, where + ("from",), f"{r.frm} was taken this turn: its AA guns fire no rockets")
-        complex_owner = next((u.owner for u in turn.pos.units_in(r.target, type="industrial_complex")), None)
+        complex_owner = turn.pos.complex_owner(r.target)
         if ok and (complex_owner is None or not b.enemies(complex_owner, turn.power)):
             ok = _rocket_problem(turn, r, where + ("target",), f"{r.target} has no enemy industrial complex")
         if ok:

@@ -176,7 +176,7 @@ def battle_luck(battle: combat.Battle, orders: combat.BattleOrders, result: comb
 def run_raid(turn: Turn, territory: str, bombers: list[Unit]) -> None:
     """A strategic bombing raid on the complex in `territory`."""
     pos, board = turn.pos, turn.board
-    victim = next((u.owner for u in pos.units_in(territory, type="industrial_complex")), None)
+    victim = pos.complex_owner(territory)
     if victim is None or not board.enemies(victim, turn.power):
         turn.event("move_skipped", phase="combat", power=turn.power, units=turn.counts(bombers),
                    **{"from": bombers[0].start_space}, to=territory, reason=f"no enemy industrial complex in {territory}")

@@ -657,7 +657,7 @@ def check_air(turn: Turn, plan: MovePlan, air: list[Unit], phase: str, with_ship
     if phase == "combat":
         plan.flak = [s for s in move.path[:-1] if _enemy_aa(turn, s)]
         if move.bombing_raid:
-            owner = _complex_owner(turn, dest)
+            owner = turn.pos.complex_owner(dest)
             if owner is None or not b.enemies(owner, turn.power):
                 errors.append((move.where + ("path", len(move.path) - 1),
                                f"{dest} has no enemy industrial complex to bomb", None))
@@ -719,12 +719,6 @@ def _enemy_aa(turn: Turn, space: str, now: bool = False) -> bool:
     if now:
         return any(u.type == "aa_gun" for u in turn.pos.enemy_units_in(space, turn.power))
     return "aa_gun" in turn.enemy_types_at_start(space)
-
-
-def _complex_owner(turn: Turn, territory: str) -> str | None:
-    for u in turn.pos.units_in(territory, type="industrial_complex"):
-        return u.owner
-    return None
 
 
 # --- carrying a move out ---------------------------------------------------------------------

@@ -161,6 +161,10 @@ class Position:
         return [u for u in self.units_in(space) if b.enemies(u.owner, power)
                 and (include_submerged or not u.submerged)]
 
+    def complex_owner(self, territory: str) -> str | None:
+        """The owner of the industrial complex in `territory`, or None when there is none."""
+        return next((u.owner for u in self.units_in(territory, type="industrial_complex")), None)
+
     def capital_held(self, power: str) -> bool:
         """True while the power's capital is controlled by its own side."""
         b = board()
