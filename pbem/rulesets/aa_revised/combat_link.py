@@ -95,8 +95,7 @@ def run_battle(turn: Turn, b: Battle) -> None:
     fighting = {u.id for u in b.attackers} | {u.id for u in b.defenders if u.type not in NEVER_CASUALTIES}
     attackers = [_piece(turn, u, fighting) for u in b.attackers]
     defenders = [_piece(turn, u, fighting) for u in b.defenders if u.type not in NEVER_CASUALTIES]
-    guns = [u for u in b.defenders if u.type == "aa_gun"] if board.is_land(b.space) else []
-    aa_owner = min((g.owner for g in guns), key=board.power_order) if guns else None
+    aa_owner = turn.aa_gun_owner(b.space) if board.is_land(b.space) else None
     bombarding = [combat.Piece(u.id, u.type, u.owner) for u in b.bombarding]
     if bombarding:
         turn.ruling("bombardment_targets")
@@ -181,8 +180,7 @@ def run_raid(turn: Turn, territory: str, bombers: list[Unit]) -> None:
         turn.event("move_skipped", phase="combat", power=turn.power, units=turn.counts(bombers),
                    **{"from": bombers[0].start_space}, to=territory, reason=f"no enemy industrial complex in {territory}")
         return
-    guns = [u for u in pos.enemy_units_in(territory, turn.power) if u.type == "aa_gun"]
-    aa_owner = min((g.owner for g in guns), key=board.power_order) if guns else None
+    aa_owner = turn.aa_gun_owner(territory)
     result = combat.resolve_bombing_raid(
         territory, [combat.Piece(u.id, u.type, u.owner) for u in bombers], victim, board.ipc(territory),
         pos.treasury.get(victim, 0), turn.roll, aa_gun=aa_owner, developments=_developments(turn), battle=None)

@@ -143,6 +143,12 @@ class Turn:
             return True
         return self.carrier_with_room(space, unit) is not None
 
+    def aa_gun_owner(self, space: str) -> str | None:
+        """The power whose AA gun fires at this power's aircraft in `space`, or None: one gun fires
+        however many stand there, of several powers' guns the one of the first power in turn order."""
+        guns = [u for u in self.pos.enemy_units_in(space, self.power) if u.type == "aa_gun"]
+        return min((g.owner for g in guns), key=self.board.power_order) if guns else None
+
     def carrier_with_room(self, zone: str, fighter: Unit) -> Unit | None:
         """A friendly carrier in `zone` with room, own carriers first."""
         b = self.board

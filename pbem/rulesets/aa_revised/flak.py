@@ -22,10 +22,9 @@ def flak(turn: Turn, aircraft: list[Unit], spaces: list[str]) -> None:
         flying = [u for u in aircraft if u.id in turn.pos.units]
         if not flying:
             return
-        guns = [u for u in turn.pos.enemy_units_in(space, turn.power) if u.type == "aa_gun"]
-        if not guns:
+        gun_owner = turn.aa_gun_owner(space)
+        if gun_owner is None:
             continue
-        gun_owner = min((g.owner for g in guns), key=turn.board.power_order)
         pieces = tuple(combat.Piece(u.id, u.type, u.owner) for u in flying)
         # the flight as a one-step battle: the AA gun's volley and the owner's choice of losses
         battle = combat.Battle("flak", space, "land", turn.power, pieces, (), aa_gun=gun_owner)

@@ -226,4 +226,4 @@ def _legal_landing(turn: Turn, u: Unit, space: str) -> bool:
 
 
 def _has_enemy_aa(turn: Turn, space: str) -> bool:
-    return turn.board.is_land(space) and any(x.type == "aa_gun" for x in turn.pos.enemy_units_in(space, turn.power))
+    return turn.board.is_land(space) and turn.aa_gun_owner(space) is not None

@@ -717,7 +717,7 @@ def _enemy_aa(turn: Turn, space: str, now: bool = False) -> bool:
     if not turn.board.is_land(space):
         return False
     if now:
-        return any(u.type == "aa_gun" for u in turn.pos.enemy_units_in(space, turn.power))
+        return turn.aa_gun_owner(space) is not None
     return "aa_gun" in turn.enemy_types_at_start(space)
 
 
