@@ -136,7 +136,7 @@ def report_model(before: dict[str, Any], after: dict[str, Any], log: EventLog,
     ruleset = get_ruleset(before["ruleset"])
     by_battle: dict[str, list[dict[str, Any]]] = {}
     for e in events:
-        if e.get("battle") and e["type"] != "aa_fire" or (e["type"] == "aa_fire" and e.get("battle")):
+        if e.get("battle"):  # flak on a flight path has battle None and is listed on its own
             by_battle.setdefault(e["battle"], []).append(e)
     battles = [_battle(evs) for evs in by_battle.values() if evs[0]["type"] == "battle_start"]
     income = {e["power"]: e for e in log.of_type("income")}
