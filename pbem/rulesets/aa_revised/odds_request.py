@@ -23,7 +23,7 @@ from pbem.rulesets.aa_revised.combat import (
 )
 from pbem.rulesets.aa_revised.names import a, normalise
 from pbem.rulesets.aa_revised.odds import Odds, battle_odds, simulate
-from pbem.rulesets.aa_revised.options import OPTIONS
+from pbem.rulesets.aa_revised.options import option
 from pbem.rulesets.aa_revised.units import unit_table
 
 WHERE = "command line"  # the "file" of a Problem about an option
@@ -165,7 +165,7 @@ def read_battle(request: OddsRequest) -> tuple[Battle, BattleOrders]:
         bombarding=make_pieces({attacker: bombarding}, first_defender + sum(defenders.values())),
         amphibious=request.amphibious,
         developments={attacker: developments["attacker"], defender: developments["defender"]},
-        bombardment_targets=next(o.default for o in OPTIONS if o.name == "bombardment_targets"))
+        bombardment_targets=option("bombardment_targets").default)
     try:
         check_battle(battle)
     except ValueError as exc:
