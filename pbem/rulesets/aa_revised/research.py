@@ -7,6 +7,7 @@ from pbem.rulesets.aa_revised.units import RESEARCH_DIE_COST
 
 
 def research_cost(turn: Turn) -> int:
+    """What the ordered research dice cost, 0 without research."""
     return turn.orders.research[1] * RESEARCH_DIE_COST if turn.orders.research else 0
 
 
@@ -36,7 +37,7 @@ def develop_weapons(turn: Turn) -> None:
     if turn.orders.research is None or turn.skip_economy:
         return
     development, count = turn.orders.research
-    cost = count * RESEARCH_DIE_COST
+    cost = research_cost(turn)
     turn.pos.treasury[turn.power] -= cost
     if turn.checking:
         # The development works from this turn on, so the orders may count on it: they are checked
@@ -52,7 +53,7 @@ def develop_weapons(turn: Turn) -> None:
         _gain(turn, development)
     turn.event("research", power=turn.power, development=development, target=target, dice=dice,
                success=success, cost=cost)
-    if not success and any(_needs(turn, development)):
+    if not success and _needs(turn, development):
         turn.ruling("research_this_turn")
 
 
@@ -65,10 +66,10 @@ def _gain(turn: Turn, development: str) -> None:
                 u.movement_left = turn.table.movement(u.type, turn.developments)
 
 
-def _needs(turn: Turn, development: str) -> list[bool]:
+def _needs(turn: Turn, development: str) -> bool:
     """Whether the orders use what the development gives (to explain skipped orders)."""
     uses = {"rockets": bool(turn.orders.rockets),
             "combined_bombardment": any(m.bombard and "destroyer" in m.units for m in turn.orders.combat_moves),
             "long_range_aircraft": any(t in ("fighter", "bomber") for m in
                                        turn.orders.combat_moves + turn.orders.noncombat_moves for t in m.units)}
-    return [uses.get(development, False)]
+    return uses.get(development, False)
