@@ -14,7 +14,7 @@ import heapq
 
 from pbem.rulesets.aa_revised.context import Turn
 from pbem.rulesets.aa_revised.flak import flak
-from pbem.rulesets.aa_revised.movement import air_can_enter, sea_can_enter
+from pbem.rulesets.aa_revised.movement import air_can_enter, sea_can_enter, sea_noncombat_path
 from pbem.rulesets.aa_revised.state import Unit
 
 
@@ -119,7 +119,6 @@ def _carrier_reaches(turn: Turn, carrier: Unit, zone: str) -> bool:
 
 def make_pickups(turn: Turn) -> None:
     """Declared pick-ups the noncombat orders did not carry out: the carrier goes, as a default."""
-    from pbem.rulesets.aa_revised.movement import sea_noncombat_path
     b = turn.board
     for fid, start in sorted(turn.pickups.items()):
         fighter = turn.pos.units.get(fid)

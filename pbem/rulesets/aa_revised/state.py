@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator
 
 from pbem.rulesets.aa_revised.board import board
-from pbem.rulesets.aa_revised.units import unit_table
+from pbem.rulesets.aa_revised.units import DEVELOPMENTS, unit_table
 
 FORMAT = "pbem-state/1"
 RULESET_ID = "aa-revised"
@@ -240,6 +240,5 @@ def _cargo_key(units: dict[str, dict[str, int]]) -> list:
 
 
 def _sorted_developments(devs: Iterable[str]) -> list[str]:
-    from pbem.rulesets.aa_revised.units import DEVELOPMENTS
     order = [d.id for d in DEVELOPMENTS]
     return sorted(set(devs), key=lambda d: order.index(d) if d in order else len(order))

@@ -21,6 +21,7 @@ from pbem.rulesets.aa_revised.movement import MovePlan, apply_move, check_move, 
 from pbem.rulesets.aa_revised.orders import Move, StandingOrders, read_orders, read_standing
 from pbem.rulesets.aa_revised.research import check_research, develop_weapons
 from pbem.rulesets.aa_revised.state import Position
+from pbem.rulesets.aa_revised.units import unit_table
 
 
 # --- entry points ------------------------------------------------------------------------------
@@ -76,7 +77,6 @@ def _purchase_readable(doc: Document) -> bool:
     purchase = data.get("purchase")
     if not isinstance(purchase, dict):
         return True
-    from pbem.rulesets.aa_revised.units import unit_table
     return all(unit_table().unit_names.get(k) is not None for k in purchase)
 
 
