@@ -501,20 +501,20 @@ def _check_loads(turn: Turn, plan: MovePlan, transports: list[Unit], phase: str,
     move, b = plan.move, turn.board
     stops = [move.frm, *move.path]
     before = len(errors)
-    pending: dict[int, list[Unit]] = {}
+    boarding: list[Unit] = []  # the land units the `load` entries take aboard
     taken: set[int] = set()
     for t in transports:
         if t.unloaded:
             errors.append((move.where + ("load",), "a transport that unloaded this turn does not load again", None))
             return
-        if phase == "noncombat" and t.used and (t.retreated or t.unloaded):
+        if phase == "noncombat" and t.used and t.retreated:
             errors.append((move.where + ("load",), "a transport that retreated does not load", None))
             return
         if phase == "noncombat" and t.fought and (move.path or move.unload):
             errors.append((move.where + ("load",), "a transport that fought may load or unload, not both, "
                                                    "and without moving", None))
             return
-    for j, load in enumerate(move.load):
+    for load in move.load:
         where = load.where
         at = load.at or move.frm
         if at not in stops:
@@ -548,14 +548,13 @@ def _check_loads(turn: Turn, plan: MovePlan, transports: list[Unit], phase: str,
                 continue
             for u in sorted(found, key=lambda u: u.id)[:n]:
                 taken.add(u.id)
-                pending.setdefault(-1, []).append(u)
+                boarding.append(u)
     if len(errors) > before:
         return
-    land = pending.get(-1, [])
-    loads = assign_cargo(turn, transports, land)
+    loads = assign_cargo(turn, transports, boarding)
     if loads is None:
         count = len(transports)
-        errors.append((move.where + ("load",), f"{_count_text(turn.counts(land))} do not fit aboard "
+        errors.append((move.where + ("load",), f"{_count_text(turn.counts(boarding))} do not fit aboard "
                                                f"{count} transport{'s' if count != 1 else ''} with the cargo "
                                                "already aboard",
                        "per transport: 1 land unit of any type and 1 more infantry"))
