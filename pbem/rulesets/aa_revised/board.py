@@ -89,21 +89,27 @@ class Board:
     # --- kinds of space -------------------------------------------------------------------------
 
     def is_space(self, name: str) -> bool:
+        """Whether `name` is a territory or sea zone of the board (canonical spelling)."""
         return name in self.order
 
     def is_sea(self, name: str) -> bool:
+        """Whether `name` is a sea zone."""
         return name in self.sea_zones
 
     def is_land(self, name: str) -> bool:
+        """Whether `name` is a land territory (neutral ones included)."""
         return name in self.territories
 
     def is_neutral(self, name: str) -> bool:
+        """Whether `name` is a neutral territory."""
         return name in self.territories and self.territories[name].neutral
 
     def ipc(self, name: str) -> int:
+        """The IPC value of a territory; 0 for a sea zone."""
         return self.territories[name].ipc if name in self.territories else 0
 
     def adjacent(self, a: str, b: str) -> bool:
+        """Whether spaces `a` and `b` border each other."""
         return b in self.neighbours.get(a, ())
 
     def coastal_zones(self, territory: str) -> list[str]:
@@ -115,6 +121,7 @@ class Board:
         return [n for n in self.neighbours[zone] if n in self.territories]
 
     def sort_spaces(self, names: Iterable[str]) -> list[str]:
+        """The spaces in board order (unknown names last)."""
         return sorted(names, key=lambda n: self.order.get(n, len(self.order)))
 
     # --- powers and sides -----------------------------------------------------------------------
@@ -124,6 +131,7 @@ class Board:
         return a is not None and b is not None and self.side[a] == self.side[b]
 
     def enemies(self, a: str | None, b: str | None) -> bool:
+        """True when both powers are on opposite sides."""
         return a is not None and b is not None and self.side[a] != self.side[b]
 
     def victory_cities_held(self, control: Mapping[str, str]) -> list[tuple[str, str]]:
@@ -132,11 +140,13 @@ class Board:
                 if t.victory_city and control.get(name)]
 
     def power_order(self, power: str) -> int:
+        """The power's place in the turn order (0 for the first power of a round)."""
         return self.powers.index(power)
 
     # --- canals ---------------------------------------------------------------------------------
 
     def canal_between(self, a: str, b: str) -> Canal | None:
+        """The canal joining sea zones `a` and `b`, or None."""
         for canal in self.canals:
             if {a, b} == set(canal.sea_zones):
                 return canal

@@ -43,6 +43,7 @@ class Outcome:
     retreated: bool = False
 
     def matches(self, wanted: str) -> bool:
+        """Whether this outcome meets the condition `wanted` of an `if:` (one of orders.CONDITIONS)."""
         return {"won": self.won, "captured": self.captured, "lost": self.lost,
                 "retreated": self.retreated, "not_captured": not self.captured}[wanted]
 
@@ -85,21 +86,26 @@ class Turn:
 
     @property
     def board(self) -> Board:
+        """The board of Axis & Allies Revised."""
         return board()
 
     @property
     def table(self) -> UnitTable:
+        """The unit table."""
         return unit_table()
 
     @property
     def side(self) -> str:
+        """The acting power's side (`axis` or `allies`)."""
         return self.board.side[self.power]
 
     @property
     def developments(self) -> list[str]:
+        """The acting power's developments, including one gained in this turn's research."""
         return self.pos.developments.get(self.power, [])
 
     def opt(self, name: str) -> Any:
+        """The game's value of option `name` (its default when the state does not set it)."""
         return self.pos.options.get(name, option(name).default)
 
     # --- start-of-turn facts ------------------------------------------------------------------
@@ -109,6 +115,7 @@ class Turn:
         return bool(self.start_enemies.get(space))
 
     def enemy_types_at_start(self, space: str) -> set[str]:
+        """The unit types of the enemy units that stood in `space` when the turn began."""
         return {t for _, t in self.start_enemies.get(space, [])}
 
     def hostile_at_start(self, space: str) -> bool:
@@ -126,6 +133,7 @@ class Turn:
     # --- present facts ------------------------------------------------------------------------
 
     def friendly_territory_now(self, territory: str) -> bool:
+        """A territory our side controls now (after any capture this turn)."""
         holder = self.pos.control.get(territory)
         return holder is not None and self.board.friendly(holder, self.power)
 
@@ -164,6 +172,7 @@ class Turn:
         self.problems.append(self.orders.doc.problem(where, message, allowed))
 
     def event(self, type: str, **fields: Any) -> None:
+        """Record an event in the log (not while checking orders)."""
         if not self.checking:
             self.log.add(type, **fields)
 
@@ -178,9 +187,11 @@ class Turn:
         self.log.add("ruling", rule=name, text=text)
 
     def default(self, what: str, applied: Any, why: str) -> None:
+        """Record a `default` event: a decision the orders left open, the value used and why."""
         self.event("default", power=self.power, what=what, applied=applied, why=why)
 
     def roll(self, count: int) -> list[int]:
+        """Roll `count` dice from the turn's dice stream (never while checking orders)."""
         if count <= 0:
             return []
         if self.dice is None:
@@ -195,4 +206,5 @@ class Turn:
         return {t: raw[t] for t in self.table.sort_types(raw)}
 
     def power_counts(self, units: list[Unit]) -> dict[str, dict[str, int]]:
+        """{power: {type: n}} of some units, in turn order and unit-table order."""
         return self.pos.counts(units)

@@ -38,6 +38,7 @@ def check_purchase(turn: Turn) -> None:
 
 
 def purchase_units(turn: Turn) -> None:
+    """Phase 2: pay for the units bought (they are placed in phase 6)."""
     if turn.skip_economy or not turn.orders.purchase:
         return
     cost = turn.table.cost(turn.orders.purchase)
@@ -57,6 +58,7 @@ class Factory:
 
     @property
     def room(self) -> int:
+        """How many more units the complex may still mobilize this turn."""
         return self.limit - self.used
 
 

@@ -41,14 +41,17 @@ class MovePlan:
 # --- units -----------------------------------------------------------------------------------
 
 def is_air(turn: Turn, u: Unit) -> bool:
+    """Whether the unit is an aircraft."""
     return turn.table.cls(u.type) == "air"
 
 
 def is_land(turn: Turn, u: Unit) -> bool:
+    """Whether the unit is a land unit."""
     return turn.table.cls(u.type) == "land"
 
 
 def is_sea(turn: Turn, u: Unit) -> bool:
+    """Whether the unit is a ship."""
     return turn.table.cls(u.type) == "sea"
 
 
@@ -130,6 +133,7 @@ def _pick_key(turn: Turn, u: Unit, move: Move) -> tuple:
 # --- geometry --------------------------------------------------------------------------------
 
 def air_can_enter(turn: Turn) -> Callable[[str, str], bool]:
+    """Air steps: anywhere but a neutral territory."""
     b = turn.board
     return lambda _, n: not b.is_neutral(n)
 
@@ -160,6 +164,7 @@ def check_steps(turn: Turn, move: Move, start: str, path: list[str], errors: lis
 
 
 def canal_errors(turn: Turn, move: Move, errors: list[Error]) -> None:
+    """A problem for each canal on the path that the side did not control at the start of the turn."""
     b = turn.board
     here = move.frm
     for i, space in enumerate(move.path):
@@ -213,6 +218,7 @@ def check_move(turn: Turn, move: Move, phase: str, taken: set[int], errors: list
 
 
 def check_land(turn: Turn, plan: MovePlan, land: list[Unit], phase: str, errors: list[Error]) -> None:
+    """Land units: range, where they must stop (a tank may blitz), boarding and leaving transports."""
     move, b = plan.move, turn.board
     if b.is_sea(move.frm):
         _check_cargo_ashore(turn, plan, land, phase, errors)
@@ -358,6 +364,7 @@ def assign_cargo(turn: Turn, transports: list[Unit], land: list[Unit],
 
 
 def check_sea(turn: Turn, plan: MovePlan, sea: list[Unit], phase: str, errors: list[Error]) -> None:
+    """Ships: sea zones only, canals, range, where they must stop; then loading, unloading, bombardment."""
     move, b = plan.move, turn.board
     for i, space in enumerate(move.path):
         if not b.is_sea(space):
@@ -639,6 +646,8 @@ def _check_bombard(turn: Turn, plan: MovePlan, sea: list[Unit], phase: str, erro
 
 
 def check_air(turn: Turn, plan: MovePlan, air: list[Unit], phase: str, with_ships: bool, errors: list[Error]) -> None:
+    """Aircraft: range, where a combat move may end (bombing raids too), where a noncombat move may land,
+    and the AA guns on the way."""
     move, b = plan.move, turn.board
     if not move.path:
         if phase == "combat" and turn.enemy_at_start(move.frm):

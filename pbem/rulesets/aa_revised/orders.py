@@ -142,6 +142,7 @@ class Reader:
         self.table = unit_table()
 
     def problem(self, where: FieldPath, message: str, allowed: str | None = None) -> None:
+        """A problem at `where` in this document."""
         self.problems.append(self.doc.problem(where, message, allowed))
 
     def _lookup(self, table: NameTable, value: Any, where: FieldPath) -> str | None:
@@ -152,6 +153,7 @@ class Reader:
         return name
 
     def space(self, value: Any, where: FieldPath) -> str | None:
+        """The canonical name of a space; None (and a problem) when unknown or neutral."""
         name = self._lookup(self.board.space_names, value, where)
         if name is not None and self.board.is_neutral(name):
             self.problem(where, f"{name} is neutral: no unit may enter, attack or fly over it")
@@ -159,12 +161,15 @@ class Reader:
         return name
 
     def power(self, value: Any, where: FieldPath) -> str | None:
+        """The canonical name of a power; None (and a problem) when unknown."""
         return self._lookup(self.board.power_table, value, where)
 
     def unit_type(self, value: Any, where: FieldPath) -> str | None:
+        """The canonical name of a unit type; None (and a problem) when unknown."""
         return self._lookup(self.table.unit_names, value, where)
 
     def development(self, value: Any, where: FieldPath) -> str | None:
+        """The canonical name of a development; None (and a problem) when unknown."""
         return self._lookup(self.table.development_names, value, where)
 
     def counts(self, value: Any, where: FieldPath) -> dict[str, int] | None:
@@ -189,6 +194,8 @@ class Reader:
         return result if ok else None
 
     def type_list(self, value: Any, where: FieldPath) -> list[str] | None:
+        """A list of unit types (a casualty order), each once; unknown ones are reported and left out. None when
+        `value` is not a list."""
         if not isinstance(value, list):
             return None
         result = []
@@ -199,6 +206,7 @@ class Reader:
         return result
 
     def spaces(self, value: Any, where: FieldPath) -> list[str] | None:
+        """A list of spaces (a path); empty when missing, None when not a list or any entry is unreadable."""
         if value is None:
             return []
         if not isinstance(value, list):

@@ -129,6 +129,7 @@ class Position:
     # --- queries ----------------------------------------------------------------------------
 
     def all_units(self) -> Iterator[Unit]:
+        """Every piece on the board, cargo included."""
         return iter(self.units.values())
 
     def units_in(self, space: str, owner: str | None = None, type: str | None = None,

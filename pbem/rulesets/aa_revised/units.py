@@ -84,9 +84,11 @@ class UnitTable:
         return self.types[unit_type]
 
     def sort_types(self, types: Iterable[str]) -> list[str]:
+        """The unit types in unit-table order (unknown ones last)."""
         return sorted(types, key=lambda t: self.order.get(t, len(self.order)))
 
     def cls(self, unit_type: str) -> str:
+        """The class of a unit type: land, air, sea or building."""
         return self.types[unit_type].cls
 
     def movement(self, unit_type: str, developments: Iterable[str] = ()) -> int:
@@ -97,6 +99,7 @@ class UnitTable:
         return base
 
     def cost(self, counts: dict[str, int]) -> int:
+        """The IPC cost of {type: n}."""
         return sum(self.types[t].cost * n for t, n in counts.items())
 
 
