@@ -1,8 +1,8 @@
 """The unit table (`data/units.yaml`) and the developments, with the names players may use for them.
 
-Values that a development changes (a fighter's defence with Jet Fighters, a bomber's range with
-Long-Range Aircraft, ...) are answered here from the power's developments, so the rules code
-asks `movement(type, developments)` instead of remembering the exceptions.
+The movement rules ask `movement(type, developments)` for a unit's range, so the 2 extra spaces of
+Long-Range Aircraft live here and nowhere else. What developments change in a battle (Jet Fighters,
+Super Submarines, Heavy Bombers) is combat.py's business.
 """
 
 from __future__ import annotations
