@@ -1,8 +1,7 @@
 """Axis & Allies Revised (2004): the map, the units and the turn engine.
 
 `AxisAlliesRevised` is what the core sees (pbem.core.ruleset.Ruleset); the rules live in one
-module per concern: board, units, state, orders, movement, battles, capture, research, mobilize,
-turn (the seven phases in order), options (options and rulings).
+module per concern, listed in docs/architecture.md: turn.py plays the seven phases in order.
 """
 
 from pbem.rulesets.aa_revised.ruleset import AxisAlliesRevised
