@@ -15,6 +15,7 @@ import heapq
 from pbem.rulesets.aa_revised.context import Turn
 from pbem.rulesets.aa_revised.flak import flak
 from pbem.rulesets.aa_revised.movement import air_can_enter, sea_can_enter, sea_noncombat_path
+from pbem.rulesets.aa_revised.orders import Move
 from pbem.rulesets.aa_revised.state import Unit
 
 
@@ -76,7 +77,7 @@ def check_landings(turn: Turn) -> None:
                      + " (no suicide missions)")
 
 
-def _check_declared_carrier(turn: Turn, fighter: Unit, move, claimed: dict[int, list[str]]) -> None:  # noqa: ANN001 - a Move
+def _check_declared_carrier(turn: Turn, fighter: Unit, move: Move, claimed: dict[int, list[str]]) -> None:
     """The declared carrier must be able to reach the fighter's zone with room for it: a carrier takes
     two fighters and stops where one lands, so the pick-ups already declared for it (`claimed`) count."""
     b = turn.board
