@@ -15,6 +15,7 @@ from typing import Any
 import jinja2
 
 from pbem.core.events import EventLog
+from pbem.core.turn import TurnInputs
 from pbem.render.words import forces_text, percent, power_name, unit_name, units_text
 from pbem.rulesets import get_ruleset
 
@@ -256,7 +257,7 @@ def render_map_png(state: dict[str, Any], events: list[dict[str, Any]] | None, t
 
 
 def render_reports(before: dict[str, Any], after: dict[str, Any], log: EventLog,
-                   inputs: Any) -> dict[str, bytes]:
+                   inputs: TurnInputs) -> dict[str, bytes]:
     """Every report file of a turn, as `pbem adjudicate` writes them."""
     model = report_model(before, after, log, inputs.orders.data.get("note"))
     title = f"{model['game']} — round {model['round']}, after {model['power']}'s turn"
