@@ -271,3 +271,20 @@ def test_aliases_are_unambiguous() -> None:
     seen = [u["id"] for u in units] + [a for u in units for a in u["aliases"]]
     assert len(seen) == len(set(seen))
     assert all(a == a.lower() for a in seen)
+
+
+def test_the_battle_engine_uses_the_unit_table_and_the_board() -> None:
+    # combat.py keeps its own copy of the numbers so that it stays free of data loading; it must
+    # not drift from units.yaml and board.yaml.
+    from pbem.rulesets.aa_revised import combat
+    from pbem.rulesets.aa_revised.board import board
+    from pbem.rulesets.aa_revised.units import unit_table
+
+    table = unit_table()
+    assert list(combat.UNITS) == list(table.types)  # same types, same (rolling) order
+    for unit, profile in combat.UNITS.items():
+        row = table[unit]
+        assert (profile.cost, profile.attack, profile.defence) == (row.cost, row.attack, row.defense), unit
+        assert profile.kind == ("static" if row.cls == "building" or unit == "aa_gun" else row.cls), unit
+    assert combat.TURN_ORDER == board().powers
+    assert dict(combat.SIDE_OF) == board().side
