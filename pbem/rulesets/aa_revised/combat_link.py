@@ -139,9 +139,10 @@ def run_battle(turn: Turn, b: Battle) -> None:
         holder = pos.control.get(b.space)
         captured = holder is not None and board.enemies(holder, turn.power)
     events = [dict(e) for e in result.events]
-    if captured and events and events[-1]["type"] == "battle_end":
-        events[-1]["captured"] = True
-    events[-1]["odds"] = battle_luck(battle, orders, result)
+    end = events[-1]  # resolve_battle always ends its events with battle_end
+    if captured:
+        end["captured"] = True
+    end["odds"] = battle_luck(battle, orders, result)
     turn.log.extend(events)
     if captured:
         take_territory(turn, b.space, turn.power)
