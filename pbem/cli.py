@@ -69,7 +69,11 @@ def new(ruleset: str = typer.Argument(..., help=f"Ruleset id: {', '.join(RULESET
 @app.command()
 def options(ruleset: str = typer.Argument("aa-revised", help="Ruleset id.")) -> None:
     """List a ruleset's options and documented rulings with their defaults."""
-    chosen = get_ruleset(ruleset)
+    try:
+        chosen = get_ruleset(ruleset)
+    except KeyError as exc:
+        typer.echo(f"error: unknown ruleset {ruleset!r} (allowed: {exc.args[0]})", err=True)
+        raise typer.Exit(code=1)
     typer.echo("Options (choose with `pbem new ... --option NAME=VALUE`):")
     for opt in chosen.options():
         allowed = ", ".join(map(str, opt.allowed))
