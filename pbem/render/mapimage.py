@@ -38,6 +38,8 @@ from matplotlib.font_manager import FontProperties
 from matplotlib.patches import FancyArrowPatch, Rectangle
 from matplotlib.path import Path as MplPath
 
+from pbem.render.words import unit_name
+
 __all__ = [
     "BATTLE_COLOURS",
     "DPI",
@@ -108,12 +110,6 @@ UNIT_LABELS: dict[str, str] = {
     "submarine": "sub",
 }
 
-_UNIT_NAMES: dict[str, str] = {
-    "infantry": "infantry", "artillery": "artillery", "tank": "tank", "aa_gun": "AA gun",
-    "industrial_complex": "industrial complex", "fighter": "fighter", "bomber": "bomber",
-    "battleship": "battleship", "destroyer": "destroyer", "carrier": "carrier",
-    "transport": "transport", "submarine": "submarine",
-}
 
 _POWER_ORDER = ("ussr", "germany", "uk", "japan", "usa")
 _POWER_SHORT = {"ussr": "USSR", "germany": "GER", "uk": "UK", "japan": "JPN", "usa": "USA"}
@@ -826,8 +822,8 @@ def _draw_legend(fig: Figure, view: View, names: Mapping[str, str],
     for unit, code in UNIT_LABELS.items():
         ax.text(x, row2, code, fontproperties=bold, ha="left", va="center")
         x += _text_size(renderer, code, "bold", 8.0)[0] + 5
-        ax.text(x, row2, _UNIT_NAMES[unit], fontproperties=regular, ha="left", va="center")
-        x += _text_size(renderer, _UNIT_NAMES[unit], "regular", 8.0)[0] + 18
+        ax.text(x, row2, unit_name(unit), fontproperties=regular, ha="left", va="center")
+        x += _text_size(renderer, unit_name(unit), "regular", 8.0)[0] + 18
     ax.text(x, row2, _CARGO_MARK, fontproperties=bold, ha="left", va="center")
     ax.text(x + 14, row2, "aboard transports (suffix: another power's)",
             fontproperties=regular, ha="left", va="center")
