@@ -50,8 +50,8 @@ def battle_orders(turn: Turn, battle: Battle, may_retreat: bool, retreat_to: str
         types, label = turn.orders.casualty_order, "casualty order"
     else:
         types, label = None, ""
-        _default_once(turn, f"casualty_order:{turn.power}", turn.power, "casualty order in its battles",
-                      "the cheapest unit first", "the orders give no casualty_order")
+        turn.default("casualty order in its battles", "the cheapest unit first", "the orders give no casualty_order",
+                     once=True)
     attacker = combat.PowerOrders(
         _casualty_order(types, label, d.damage_battleships_first if d else True, d.keep_land_unit if d else True),
         d.submerge if d else "never")  # type: ignore[arg-type]
@@ -59,8 +59,8 @@ def battle_orders(turn: Turn, battle: Battle, may_retreat: bool, retreat_to: str
     for power in sorted(defending, key=turn.board.power_order):
         standing = turn.standing.get(power)
         if standing is None:
-            _default_once(turn, f"standing:{power}", power, "casualty order when defending",
-                          "the cheapest unit first", f"{power} has no standing orders")
+            turn.default("casualty order when defending", "the cheapest unit first",
+                         f"{turn.board.power_names[power]} has no standing orders", power=power, once=True)
             defenders[power] = combat.PowerOrders()
             continue
         override = standing.spaces.get(space)
@@ -78,13 +78,6 @@ def battle_orders(turn: Turn, battle: Battle, may_retreat: bool, retreat_to: str
     if d is not None and d.enemy_casualties:
         enemy = combat.CasualtyOrder(tuple(d.enemy_casualties), label=f"pick of the defenders' losses in {space}")
     return combat.BattleOrders(attacker, defenders, retreat, enemy)
-
-
-def _default_once(turn: Turn, key: str, power: str, what: str, applied: str, why: str) -> None:
-    if key in turn.rulings_logged:
-        return
-    turn.rulings_logged.add(key)
-    turn.event("default", power=power, what=what, applied=applied, why=why)
 
 
 # --- a battle --------------------------------------------------------------------------------

@@ -69,7 +69,8 @@ class Turn:
     outcomes: dict[str, Outcome] = field(default_factory=dict)
     pickups: dict[int, str] = field(default_factory=dict)  # fighter id -> start zone of its carrier
     unit_moves: dict[int, Move] = field(default_factory=dict)  # unit id -> its combat move
-    rulings_logged: set[str] = field(default_factory=set)  # rulings (and once-a-turn defaults) logged
+    rulings_logged: set[str] = field(default_factory=set)  # rulings logged this turn
+    defaults_logged: set[tuple[str, str]] = field(default_factory=set)  # (power, what) of once-a-turn defaults
     battle_count: int = 0
     purchase_readable: bool = True  # false when a unit name of the purchase could not be read
     skip_economy: bool = False  # the power's capital is enemy-held: no research, purchase, mobilize, income
@@ -186,9 +187,16 @@ class Turn:
         text = o.text if len(o.allowed) == 1 else f"Option {name} = {value}. {o.text}"
         self.log.add("ruling", rule=name, text=text)
 
-    def default(self, what: str, applied: Any, why: str) -> None:
-        """Record a `default` event: a decision the orders left open, the value used and why."""
-        self.event("default", power=self.power, what=what, applied=applied, why=why)
+    def default(self, what: str, applied: Any, why: str, power: str | None = None, once: bool = False) -> None:
+        """Record a `default` event: a decision `power`'s orders (default: the mover's) left open, the
+        value used and why. With `once`, only the first time this turn for that power and decision
+        (a default that applies to every battle is said once)."""
+        power = power or self.power
+        if once:
+            if (power, what) in self.defaults_logged:
+                return
+            self.defaults_logged.add((power, what))
+        self.event("default", power=power, what=what, applied=applied, why=why)
 
     def roll(self, count: int) -> list[int]:
         """Roll `count` dice from the turn's dice stream (never while checking orders)."""
