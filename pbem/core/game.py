@@ -15,6 +15,7 @@ from typing import Any, Callable
 
 from pbem.core.dice import commitment, new_chain_secret, turn_seed
 from pbem.core.errors import InputError, Problem, display_path
+from pbem.core.ruleset import option_problems
 from pbem.core.schemas import validate
 from pbem.core.turn import (EVENTS_FILE, STATE_FILE, TurnInputs, TurnResult, load_turn, orders_digest,
                             resolve_turn)
@@ -31,14 +32,8 @@ CHAIN_LENGTH = 1000  # turn seeds a game can use: 200 rounds of five powers
 def new_game(ruleset_id: str, folder: Path, game: str, options: dict[str, Any]) -> Path:
     """Create a game folder with the opening state and a fresh secret dice chain."""
     ruleset = get_ruleset(ruleset_id)
-    known = {o.name: o for o in ruleset.options()}
-    problems = []
-    for name, value in options.items():
-        if name not in known:
-            problems.append(Problem("--option", None, name, "unknown option", ", ".join(known)))
-        elif value not in known[name].allowed:
-            problems.append(Problem("--option", None, name, f"{value!r} is not allowed",
-                                    ", ".join(map(str, known[name].allowed))))
+    problems = [Problem("--option", None, name, message, allowed)
+                for name, message, allowed in option_problems(ruleset.options(), options)]
     if problems:
         raise InputError(problems)
     if folder.exists() and any(folder.iterdir()):

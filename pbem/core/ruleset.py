@@ -64,6 +64,18 @@ class OddsRequest:
     """How many of the most likely outcomes to list."""
 
 
+def option_problems(options: tuple[Option, ...], chosen: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """(option name, what is wrong, what is allowed) for every unknown option or value not allowed."""
+    known = {o.name: o for o in options}
+    problems = []
+    for name, value in chosen.items():
+        if name not in known:
+            problems.append((name, f"unknown option {name!r}", ", ".join(known)))
+        elif value not in known[name].allowed:
+            problems.append((name, f"{value!r} is not allowed", ", ".join(map(str, known[name].allowed))))
+    return problems
+
+
 class Ruleset(ABC):
     """A game's rules as the core sees them. States and orders travel as plain data."""
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.core.errors import Problem
+from pbem.core.ruleset import option_problems
 from pbem.core.yamlio import Document
 from pbem.rulesets.aa_revised.board import board
 from pbem.rulesets.aa_revised.names import a
@@ -30,12 +31,8 @@ def check_state(doc: Document) -> list[Problem]:
 
     if data.get("ruleset") != RULESET_ID:
         bad(("ruleset",), f"this is not an {RULESET_ID} state", RULESET_ID)
-    known_options = {o.name: o for o in OPTIONS}
-    for name, value in (data.get("options") or {}).items():
-        if name not in known_options:
-            bad(("options", name), f"unknown option {name!r}", ", ".join(known_options))
-        elif value not in known_options[name].allowed:
-            bad(("options", name), f"{value!r} is not allowed", ", ".join(map(str, known_options[name].allowed)))
+    for name, message, allowed in option_problems(OPTIONS, data.get("options") or {}):
+        bad(("options", name), message, allowed)
     if "next_power" in data:
         power_ok(("next_power",), data["next_power"])
     for power in data.get("treasury") or {}:
