@@ -1,10 +1,5 @@
-"""A game folder: `pbem new` makes one, `pbem verify` re-plays it and proves every die.
-
-    GAME/game.yaml          public: ruleset, options, the dice commitment published at the start
-    GAME/secret.yaml        the moderator's secret that every turn seed grows from; keep it private
-    GAME/start/state.yaml   the opening position
-    GAME/turns/*.yaml       one turn file per turn played; each names its orders and output folder
-"""
+"""A game folder (laid out as `folder.py` says): `pbem new` makes one, `pbem verify` re-plays it
+and proves every die."""
 
 from __future__ import annotations
 
@@ -15,17 +10,14 @@ from typing import Any, Callable
 
 from pbem.core.dice import commitment, new_chain_secret, turn_seed
 from pbem.core.errors import InputError, Problem, display_path
+from pbem.core.folder import GAME_FILE, SECRET_FILE, START_STATE, STATE_FILE, TURNS_DIR
 from pbem.core.ruleset import option_problems
 from pbem.core.schemas import validate
-from pbem.core.turn import (EVENTS_FILE, STATE_FILE, TurnInputs, TurnResult, load_turn, orders_digest,
+from pbem.core.turn import (EVENTS_FILE, TurnInputs, TurnResult, load_turn, orders_digest,
                             resolve_turn)
 from pbem.core.yamlio import Document, dump_yaml, load_document
 from pbem.rulesets import get_ruleset
 
-GAME_FILE = "game.yaml"
-SECRET_FILE = "secret.yaml"
-START_STATE = Path("start") / STATE_FILE
-TURNS_DIR = "turns"
 CHAIN_LENGTH = 1000  # turn seeds a game can use: 200 rounds of five powers
 
 

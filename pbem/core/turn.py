@@ -18,11 +18,11 @@ from typing import Any, Callable, Iterable
 from pbem.core.dice import DiceStream, commitment
 from pbem.core.errors import InputError, Problem, display_path
 from pbem.core.events import EventLog
+from pbem.core.folder import STATE_FILE
 from pbem.core.schemas import validate
 from pbem.core.yamlio import Document, dump_yaml, load_document
 from pbem.rulesets import get_ruleset
 
-STATE_FILE = "state.yaml"
 EVENTS_FILE = "events.jsonl"
 
 

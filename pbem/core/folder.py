@@ -1,0 +1,27 @@
+"""Where things live in a game folder, and how to find the game folder a file belongs to.
+
+    GAME/game.yaml          public: ruleset, options, the dice commitment published at the start
+    GAME/secret.yaml        the moderator's secret that every turn seed grows from; keep it private
+    GAME/start/state.yaml   the opening position
+    GAME/turns/*.yaml       one turn file per turn played; each names its inputs and output folder
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+GAME_FILE = "game.yaml"
+SECRET_FILE = "secret.yaml"
+STATE_FILE = "state.yaml"
+START_STATE = Path("start") / STATE_FILE
+TURNS_DIR = "turns"
+
+
+def game_folder_of(path: Path | str) -> Path | None:
+    """The nearest folder at or above `path`'s folder that holds a game.yaml, resolved; None when
+    the file belongs to no game folder (a turn run by hand outside one)."""
+    folder = Path(path).resolve().parent
+    for candidate in (folder, *folder.parents):
+        if (candidate / GAME_FILE).is_file():
+            return candidate
+    return None
