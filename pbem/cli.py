@@ -11,9 +11,11 @@ import typer
 import yaml
 
 from pbem.core.errors import InputError, Problem, display_path
-from pbem.core.game import Verified, new_game, seed_for_turn, verify_game
+from pbem.core.dice import new_chain_secret
+from pbem.core.folder import game_folder_of
+from pbem.core.game import Verified, ledger_entry, new_game, record_turn, seed_for_turn, verify_game, write_secret
 from pbem.core.schemas import SCHEMA_NAMES, schema_text, validate
-from pbem.core.turn import check_output, load_turn, resolve_turn, write_outputs
+from pbem.core.turn import check_output, decisions_digest, load_turn, resolve_turn, write_outputs
 from pbem.core.yamlio import Document, load_document
 from pbem.rulesets import RULESETS, get_ruleset
 
@@ -49,14 +51,18 @@ def new(ruleset: str = typer.Argument(..., help=f"Ruleset id: {', '.join(RULESET
         game: str = typer.Option("", help="The game's name, shown in every report; default the folder name."),
         option: list[str] = typer.Option([], "--option", "-o",
                                          help="Ruleset option NAME=VALUE; repeat as needed (see `pbem options`)."),
+        player: list[str] = typer.Option(
+            [], "--player", help="NAME=COMMITMENT of a player who shares in the dice (from `pbem secret`); "
+            "repeat for each. Then every turn needs each player's value: see the README."),
         ) -> None:
     """Create a game folder: opening state, a fresh secret dice seed and its published commitment."""
     options = {}
     for item in option:
         name, _, value = item.partition("=")
         options[name.strip()] = yaml.safe_load(value) if value else ""
+    players = dict((name.strip(), value.strip()) for name, _, value in (p.partition("=") for p in player))
     try:
-        new_game(ruleset, folder, game or folder.resolve().name, options)
+        new_game(ruleset, folder, game or folder.resolve().name, options, players)
     except InputError as exc:
         _fail(exc)
     except KeyError as exc:
@@ -85,13 +91,24 @@ def options(ruleset: str = typer.Argument("aa-revised", help="Ruleset id.")) -> 
 
 
 @app.command()
-def seed(folder: Path = typer.Argument(..., help="The game folder (needs its secret.yaml)."),
+def seed(folder: Path = typer.Argument(..., help="The game folder (needs its secret.yaml), or a player's "
+                                       "own secret file."),
          turn: int = typer.Argument(..., help="Game turn number, as in the state's `dice.turn`.")) -> None:
-    """Print the dice seed to reveal in the turn file of game turn TURN."""
+    """Print the dice seed to reveal in the turn file of game turn TURN (or a player's value for it)."""
     try:
         typer.echo(seed_for_turn(folder, turn))
     except InputError as exc:
         _fail(exc, "no seed printed")
+
+
+@app.command()
+def secret(file: Path = typer.Argument(..., help="The new secret file to write (keep it to yourself).")) -> None:
+    """For a player who shares in the dice: make a secret seed chain and print its commitment,
+    which the moderator passes to `pbem new --player NAME=COMMITMENT`."""
+    if file.exists():
+        typer.echo(f"error: {display_path(file)} exists; a secret is never overwritten", err=True)
+        raise typer.Exit(code=1)
+    typer.echo(write_secret(file, new_chain_secret()))
 
 
 @app.command("validate")
@@ -119,7 +136,8 @@ def validate_orders(orders: Path = typer.Argument(..., help="The orders file to 
             raise InputError(problems)
     except InputError as exc:
         _fail(exc, "the orders are not valid")
-    typer.echo(f"{display_path(orders)}: the orders are valid", err=True)
+    typer.echo(f"{display_path(orders)}: the orders are valid; decisions digest "
+               f"{decisions_digest(state_doc.data, orders_doc, standing_docs)}", err=True)
 
 
 @app.command()
@@ -132,22 +150,29 @@ def adjudicate(turn: Path = typer.Argument(..., help="The turn file (ruleset, st
         check_output(inputs, force=force)  # refuse before spending time on the turn and its map
         result = resolve_turn(inputs, _renderer())
         out = write_outputs(inputs, result.files, force=force)
+        folder = game_folder_of(turn)
+        if folder is not None:
+            record_turn(folder, ledger_entry(folder, turn, inputs, result))
     except InputError as exc:
         _fail(exc)
     typer.echo(f"wrote {', '.join(sorted(result.files))} to {display_path(out)}", err=True)
 
 
 @app.command()
-def verify(folder: Path = typer.Argument(..., help="The game folder.")) -> None:
-    """Re-play every recorded turn from the opening state and prove every die, state and seed."""
+def verify(folder: Path = typer.Argument(..., help="The game folder."),
+           reports: bool = typer.Option(False, "--reports", help="Also re-render the text reports "
+                                        "(report.md, report.bbcode) and compare them byte for byte."),
+           ) -> None:
+    """Re-play every recorded turn from the opening state and prove every die, state, event and seed."""
     def show(v: Verified) -> None:
         typer.echo(f"ok  turn {v.turn} ({v.power}), {v.dice} dice: {display_path(v.turn_file)}", err=True)
     try:
-        done = verify_game(folder, _renderer(), show)
+        done = verify_game(folder, _renderer() if reports else None, show)
     except InputError as exc:
         _fail(exc, "the game does not verify")
-    typer.echo(f"verified {len(done)} turn{'s' if len(done) != 1 else ''}: every state, report and die "
-               "matches the seeds", err=True)
+    proved = "state, event log, text report and die" if reports else "state, event log and die"
+    typer.echo(f"verified {len(done)} turn{'s' if len(done) != 1 else ''}: every {proved} matches the seeds "
+               "and the orders", err=True)
 
 
 @app.command()

@@ -527,7 +527,7 @@ def test_new_and_seed(tmp_path, monkeypatch):
     game = yaml.safe_load((tmp_path / "mygame" / "game.yaml").read_text(encoding="utf-8"))
     assert game["game"] == "Club game 12" and game["options"]["victory_cities"] == 12
     state = yaml.safe_load((tmp_path / "mygame" / "start" / "state.yaml").read_text(encoding="utf-8"))
-    assert state["dice"] == {"commitment": game["dice"]["commitment"], "turn": 1}
+    assert state["dice"] == {"scheme": 2, "commitment": game["dice"]["commitment"], "turn": 1}
     assert (tmp_path / "mygame" / "secret.yaml").stat().st_mode & 0o077 == 0
 
     seed = pbem("seed", "mygame", 1)

@@ -96,7 +96,7 @@ def test_impossible_battles_are_errors_that_say_why(args: tuple[str, ...], messa
 def test_a_ruleset_without_a_battle_calculator_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
     class NoDice(Ruleset):  # only what the ABC demands; odds() keeps its default
         id, name, powers = "no-dice", "No dice", ()
-        options = opening_state = check_state = check_orders = resolve = lambda *args: None  # type: ignore
+        options = opening_state = check_state = check_orders = decisions = resolve = lambda *args: None  # type: ignore
 
     monkeypatch.setitem(rulesets.RULESETS, "no-dice", NoDice)
     assert NoDice().odds(OddsRequest("1 tank", "1 infantry")) is None

@@ -14,6 +14,8 @@ import hmac
 import secrets
 
 SEED_BYTES = 32
+SCHEMES = (1, 2)
+CURRENT_SCHEME = 2
 # 252 is the largest multiple of 6 below 256: bytes from 252 up are thrown away so each face
 # has probability exactly 1/6.
 _ACCEPT_BELOW = 252
@@ -41,6 +43,19 @@ def turn_seed(secret_hex: str, turn: int, length: int) -> str:
     for _ in range(length - turn):
         seed = commitment(seed)
     return seed
+
+
+def shared_key(seed_hex: str, contributions: dict[str, str]) -> str:
+    """The dice key of a turn whose players share in the randomness: the moderator's seed and every
+    player's revealed value for the turn, in player-name order, hashed together.
+
+    A die is unknown to everyone until the last of these values is revealed, so a party that keeps
+    its own chain secret until the turn's orders are fixed keeps every other party from steering.
+    """
+    mixed = hashlib.sha256(b"pbem-dice/2-shared|" + bytes.fromhex(seed_hex))
+    for name, value in sorted(contributions.items()):
+        mixed.update(b"|" + name.encode("utf-8") + b"=" + bytes.fromhex(value))
+    return mixed.hexdigest()
 
 
 class DiceStream:

@@ -3,29 +3,40 @@ and proves every die."""
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from pbem.core.dice import commitment, new_chain_secret, turn_seed
+from pbem.core.dice import CURRENT_SCHEME, commitment, new_chain_secret, turn_seed
 from pbem.core.errors import InputError, Problem, display_path
 from pbem.core.folder import GAME_FILE, SECRET_FILE, START_STATE, STATE_FILE, TURNS_DIR
 from pbem.core.ruleset import option_problems
 from pbem.core.schemas import validate
 from pbem.core.turn import (EVENTS_FILE, TurnInputs, TurnResult, load_turn, orders_digest,
                             resolve_turn)
-from pbem.core.yamlio import Document, dump_yaml, load_document
+from pbem.core.yamlio import Document, dump_json_line, dump_yaml, load_document
 from pbem.rulesets import get_ruleset
 
 CHAIN_LENGTH = 1000  # turn seeds a game can use: 200 rounds of five powers
+_HEX64 = re.compile("[0-9a-f]{64}")
 
 
-def new_game(ruleset_id: str, folder: Path, game: str, options: dict[str, Any]) -> Path:
-    """Create a game folder with the opening state and a fresh secret dice chain."""
+def new_game(ruleset_id: str, folder: Path, game: str, options: dict[str, Any],
+             players: dict[str, str] | None = None) -> Path:
+    """Create a game folder with the opening state and a fresh secret dice chain.
+
+    `players` maps each player who shares in the randomness to the commitment of their own seed
+    chain (`pbem secret`); without it the dice are the moderator's chain alone.
+    """
     ruleset = get_ruleset(ruleset_id)
     problems = [Problem("--option", None, name, message, allowed)
                 for name, message, allowed in option_problems(ruleset.options(), options)]
+    problems += [Problem("--player", None, name, "not a commitment", "NAME=64 hex digits from `pbem secret`")
+                 for name, value in (players or {}).items() if not _HEX64.fullmatch(value)]
     if problems:
         raise InputError(problems)
     if folder.exists() and any(folder.iterdir()):
@@ -33,23 +44,31 @@ def new_game(ruleset_id: str, folder: Path, game: str, options: dict[str, Any]) 
     chosen = {o.name: options.get(o.name, o.default) for o in ruleset.options()}
     secret = new_chain_secret()
     published = turn_seed(secret, 0, CHAIN_LENGTH)
+    shared = {"players": dict(sorted(players.items()))} if players else {}
     state = ruleset.opening_state(game, chosen)
-    state["dice"] = {"commitment": published, "turn": 1}
+    state["dice"] = {"scheme": CURRENT_SCHEME, "commitment": published, "turn": 1, **shared}
     (folder / START_STATE.parent).mkdir(parents=True, exist_ok=True)
     (folder / TURNS_DIR).mkdir(exist_ok=True)
     (folder / GAME_FILE).write_text(dump_yaml({
         "format": "pbem-game/1", "ruleset": ruleset_id, "game": game, "options": chosen,
-        "dice": {"chain_length": CHAIN_LENGTH, "commitment": published}}), encoding="utf-8")
-    secret_path = folder / SECRET_FILE
-    secret_path.write_text(dump_yaml({"secret": secret, "chain_length": CHAIN_LENGTH}), encoding="utf-8")
-    secret_path.chmod(0o600)
+        "dice": {"scheme": CURRENT_SCHEME, "chain_length": CHAIN_LENGTH, "commitment": published, **shared}}),
+        encoding="utf-8")
+    write_secret(folder / SECRET_FILE, secret)
     (folder / START_STATE).write_text(dump_yaml(state), encoding="utf-8")
     return folder
 
 
-def seed_for_turn(folder: Path, turn: int) -> str:
-    """The seed the moderator reveals for game turn `turn` (read from the private secret file)."""
-    doc = load_document(folder / SECRET_FILE)
+def write_secret(path: Path, secret: str) -> str:
+    """Write a secret seed chain file readable by its owner only; returns the chain's commitment."""
+    path.write_text(dump_yaml({"secret": secret, "chain_length": CHAIN_LENGTH}), encoding="utf-8")
+    path.chmod(0o600)
+    return turn_seed(secret, 0, CHAIN_LENGTH)
+
+
+def seed_for_turn(path: Path, turn: int) -> str:
+    """Game turn `turn`'s value of a secret chain: the moderator's seed when `path` is a game
+    folder (its secret.yaml), a player's contribution when it is their own secret file."""
+    doc = load_document(path / SECRET_FILE if path.is_dir() else path)
     try:
         return turn_seed(doc.data["secret"], turn, doc.data["chain_length"])
     except ValueError as exc:
@@ -103,25 +122,123 @@ class Verified:
     dice: int
 
 
+REPORTS = ("report.md", "report.bbcode", "report.html")
+# Drawn by matplotlib, whose output may differ between the versions pbem allows: `verify` proves a
+# game by its facts and, on request, its text reports, never by these bytes.
+DRAWN = ("map.png", "report.html")
+LEDGER_FILE = "ledger.jsonl"
+
+
 def _first_difference(name: str, recorded: bytes, replayed: bytes) -> str:
     old, new = recorded.decode("utf-8", "replace").splitlines(), replayed.decode("utf-8", "replace").splitlines()
     for number, (a, b) in enumerate(zip(old, new), start=1):
         if a != b:
-            return f"{name} line {number} differs:\n  recorded: {a[:300]}\n  replayed: {b[:300]}"
+            return f"{name} line {number} differs:\n  recorded: {a[:300]!r}\n  replayed: {b[:300]!r}"
     return f"{name} has {len(old)} lines recorded but {len(new)} when replayed"
 
 
-def verify_game(folder: Path, render: Callable[..., dict[str, bytes]] | None,
+def opening_dice(game_dice: dict[str, Any]) -> dict[str, Any]:
+    """The opening state's dice block for the dice block of game.yaml."""
+    scheme = {"scheme": game_dice["scheme"]} if "scheme" in game_dice else {}
+    shared = {"players": game_dice["players"]} if game_dice.get("players") else {}
+    return {**scheme, "commitment": game_dice["commitment"], "turn": 1, **shared}
+
+
+def _relative(folder: Path, path: Path) -> str:
+    return Path(path).resolve().relative_to(folder.resolve()).as_posix()
+
+
+def ledger_entry(folder: Path, turn_file: Path, inputs: TurnInputs, result: TurnResult) -> dict[str, Any]:
+    """The ledger line that records one adjudicated turn of the game in `folder`."""
+    return {"turn": inputs.state.data["dice"]["turn"], "power": inputs.orders.data["power"],
+            "turn_file": _relative(folder, turn_file), "output": _relative(folder, inputs.output),
+            "state_sha256": hashlib.sha256(result.files[STATE_FILE]).hexdigest(),
+            "events_sha256": hashlib.sha256(result.files[EVENTS_FILE]).hexdigest()}
+
+
+def read_ledger(folder: Path) -> list[dict[str, Any]] | None:
+    """The game's ledger, one entry per adjudicated turn in order; None when the game has none."""
+    path = folder / LEDGER_FILE
+    if not path.exists():
+        return None
+    entries = []
+    for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), start=1):
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            entry = None
+        if not isinstance(entry, dict) or not {"turn", "turn_file", "output"} <= entry.keys():
+            raise InputError([Problem(display_path(path), number, "", "not a ledger entry",
+                                      "one JSON object a line, as pbem writes it")])
+        entries.append(entry)
+    return entries
+
+
+def record_turn(folder: Path, entry: dict[str, Any]) -> None:
+    """Enter a turn in the game's ledger, in place of the entry of the same turn file (a turn
+    re-adjudicated with --force); the file is replaced in one step."""
+    entries = read_ledger(folder) or []
+    same = [i for i, e in enumerate(entries) if e["turn_file"] == entry["turn_file"]]
+    if same:
+        entries[same[0]] = entry
+    else:
+        entries.append(entry)
+    text = "".join(dump_json_line(e) + "\n" for e in entries)
+    staging = folder / f".{LEDGER_FILE}.new"
+    staging.write_text(text, encoding="utf-8")
+    os.replace(staging, folder / LEDGER_FILE)
+
+
+def _check_orders_digest(inputs: TurnInputs) -> None:
+    """The orders are the ones adjudicated: their digest is the one recorded in the event log."""
+    recorded = inputs.output / EVENTS_FILE
+    if not recorded.exists():
+        return
+    first = recorded.read_text(encoding="utf-8", errors="replace").split("\n", 1)[0]
+    try:
+        digest = json.loads(first).get("orders_digest")
+    except (ValueError, AttributeError):
+        return  # the comparison of the event logs reports it
+    if digest is not None and digest != orders_digest(inputs):
+        standing = ", ".join(doc.path for _, doc in sorted(inputs.standing.items()))
+        raise InputError([Problem(inputs.orders.path, None, "", "not the orders that were adjudicated: the "
+                                  "digest of these orders" + (f" and the standing orders ({standing})" if standing
+                                                               else "") + " differs from the orders_digest "
+                                  f"{digest[:16]}… recorded in {display_path(recorded)} line 1; the orders "
+                                  "(or that record) were changed after the turn was adjudicated")])
+
+
+def _check_outputs(inputs: TurnInputs, result: TurnResult, reports: bool) -> None:
+    """The recorded outputs are the re-played ones: facts byte for byte, text reports too when
+    `reports`; every report is there; and nothing else lies in the output folder."""
+    problems = []
+    for name in sorted(set(result.files) | set(REPORTS)):
+        recorded = inputs.output / name
+        if not recorded.is_file():
+            problems.append(Problem(display_path(recorded), None, "", "missing: the turn's output was not recorded"))
+        elif name in result.files and name not in DRAWN and recorded.read_bytes() != result.files[name]:
+            problems.append(Problem(display_path(recorded), None, "", "does not match the re-played turn: "
+                                    + _first_difference(name, recorded.read_bytes(), result.files[name])))
+    expected = {*result.files, *REPORTS, *DRAWN}
+    problems += [Problem(display_path(extra), None, "", "a file the turn did not write", ", ".join(sorted(expected)))
+                 for extra in sorted(inputs.output.iterdir()) if extra.name not in expected]
+    if problems:
+        raise InputError(problems)
+
+
+def verify_game(folder: Path, render: Callable[..., dict[str, bytes]] | None = None,
                 progress: Callable[[Verified], None] = lambda v: None) -> list[Verified]:
     """Re-play every turn of the game folder from its opening state; raise `InputError` at the first
-    turn whose recorded outputs, dice or seed differ from what the rules and the seeds give."""
+    turn whose recorded state, events, dice or seed differ from what the rules and the seeds give,
+    and when the folder holds a turn or output that is not part of the game, or its ledger lists a
+    turn that is not there. With `render`, the text reports are re-rendered and compared too."""
     game = load_document(folder / GAME_FILE)
     _check_game_file(game)
     ruleset = get_ruleset(game.data["ruleset"])
     start = folder / START_STATE
     load_document(start)  # a missing or unreadable opening state is an InputError
     expected = ruleset.opening_state(game.data["game"], game.data["options"])
-    expected["dice"] = {"commitment": game.data["dice"]["commitment"], "turn": 1}
+    expected["dice"] = opening_dice(game.data["dice"])
     if start.read_bytes() != dump_yaml(expected).encode("utf-8"):
         raise InputError([Problem(display_path(start), None, "", "the opening state is not the "
                                   f"{ruleset.name} setup with this game's options and dice commitment")])
@@ -138,6 +255,7 @@ def verify_game(folder: Path, render: Callable[..., dict[str, bytes]] | None,
         state_path = (path.parent / str((doc.data or {}).get("state", ""))).resolve()
         by_state.setdefault(state_path, []).append(path)
     done: list[Verified] = []
+    outputs = []
     current = start.resolve()
     while current in by_state:
         candidates = by_state.pop(current)
@@ -147,15 +265,9 @@ def verify_game(folder: Path, render: Callable[..., dict[str, bytes]] | None,
         turn_path = candidates[0]
         inputs = load_turn(turn_path)
         _check_orders_digest(inputs)
-        result: TurnResult = resolve_turn(inputs, render)
-        for name, data in result.files.items():
-            recorded = inputs.output / name
-            if not recorded.exists():
-                raise InputError([Problem(display_path(recorded), None, "", "missing: the turn's output "
-                                          "was not recorded")])
-            if recorded.read_bytes() != data:
-                raise InputError([Problem(display_path(recorded), None, "", "does not match the re-played "
-                                          "turn: " + _first_difference(name, recorded.read_bytes(), data))])
+        result = resolve_turn(inputs, render)
+        _check_outputs(inputs, result, render is not None)
+        outputs.append(ledger_entry(folder, turn_path, inputs, result))
         verified = Verified(turn_path, inputs.state.data["dice"]["turn"], inputs.orders.data["power"],
                             result.events.events[-1]["dice_rolled"])
         progress(verified)
@@ -166,4 +278,44 @@ def verify_game(folder: Path, render: Callable[..., dict[str, bytes]] | None,
         raise InputError([Problem(s, None, "state", "this turn does not follow from the game's recorded "
                                   "turns (its state is not the opening state or an earlier turn's output)")
                           for s in stray])
+    _check_folder(folder, outputs)
+    _check_ledger(folder, outputs)
     return done
+
+
+def _check_folder(folder: Path, played: list[dict[str, Any]]) -> None:
+    """No output folder lies in the game that no turn of it wrote (a turn file removed, or an
+    output folder copied in), and the turns folder holds only turn files."""
+    outputs = {folder / e["output"] for e in played} | {(folder / START_STATE).parent}
+    problems = [Problem(display_path(path.parent), None, "", "an output folder that no turn of the game wrote: "
+                        "its turn file is missing, or it does not belong here")
+                for path in sorted(folder.rglob(STATE_FILE))
+                if path.parent not in outputs and not any(part.startswith(".") for part in path.parts)]
+    problems += [Problem(display_path(path), None, "", "not a turn file", "turn files named *.yaml")
+                 for path in sorted((folder / TURNS_DIR).iterdir())
+                 if path.suffix != ".yaml" and not path.name.startswith(".")]
+    if problems:
+        raise InputError(problems)
+
+
+def _check_ledger(folder: Path, played: list[dict[str, Any]]) -> None:
+    """The turns re-played are exactly those the ledger records, so a turn removed from the end of
+    the game, its files and all, is noticed."""
+    ledger = read_ledger(folder)
+    if ledger is None:
+        return
+    shown = display_path(folder / LEDGER_FILE)
+    for number, (entry, replayed) in enumerate(zip(ledger, played), start=1):
+        if entry != replayed:
+            field = next(k for k in replayed if entry.get(k) != replayed[k])
+            raise InputError([Problem(shown, number, field, f"the ledger records {entry.get(field)!r} for game "
+                                      f"turn {entry['turn']}, the game folder gives {replayed[field]!r}")])
+    if len(ledger) > len(played):
+        missing = ledger[len(played)]
+        raise InputError([Problem(shown, len(played) + 1, "", f"game turn {missing['turn']} "
+                                  f"({missing.get('power')}) was adjudicated but is not in the game folder: "
+                                  f"{missing['turn_file']} or its output {missing['output']} is missing")])
+    if len(played) > len(ledger):
+        extra = played[len(ledger)]
+        raise InputError([Problem(shown, None, "", f"game turn {extra['turn']} ({extra['turn_file']}) is not in "
+                                  "the ledger: it was not adjudicated in this game folder, or the ledger was cut")])

@@ -105,6 +105,13 @@ class Ruleset(ABC):
         """Every problem with the acting power's orders and the standing orders; empty when legal."""
 
     @abstractmethod
+    def decisions(self, state: dict[str, Any], orders: Document, standing: dict[str, Document]) -> Any:
+        """What the turn's submissions decide, as plain JSON data in one canonical form: names
+        resolved, no notes, comments or formatting, and the standing orders of every other power in
+        force (defaults where a power has none). The dice are bound to its digest, so nothing the
+        moderator can vary without changing a decision may change it."""
+
+    @abstractmethod
     def resolve(self, state: dict[str, Any], orders: Document, standing: dict[str, Document],
                 dice: Dice, log: EventLog) -> dict[str, Any]:
         """Play the turn: returns the state after it and records every event in `log`.

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from pbem.core.dice import DiceStream, commitment
+from pbem.core.dice import DiceStream, commitment, shared_key
 from pbem.core.errors import InputError, Problem, display_path
 from pbem.core.events import EventLog
 from pbem.core.folder import STATE_FILE
@@ -37,6 +37,8 @@ class TurnInputs:
     standing: dict[str, Document]
     seed: str
     output: Path
+    contributions: dict[str, str]
+    """Each player's revealed value for this turn, when the players share in the randomness."""
 
 
 @dataclass
@@ -82,6 +84,7 @@ def load_turn(turn_path: Path | str) -> TurnInputs:
             ("seed",), "this seed does not hash to the state's dice commitment "
             f"{state.data['dice']['commitment'][:16]}…; it is not the seed of game turn "
             f"{state.data['dice']['turn']} (`pbem seed GAME_FOLDER {state.data['dice']['turn']}` prints it)"))
+    seed_problems += _contribution_problems(turn, state.data["dice"])
     orders = load_document(base / turn.data["orders"])
     problems += validate("orders", orders)
     standing = {}
@@ -97,14 +100,72 @@ def load_turn(turn_path: Path | str) -> TurnInputs:
     problems += ruleset.check_orders(state.data, orders, standing)
     if seed_problems or problems:
         raise InputError(seed_problems + problems)
-    return TurnInputs(turn, base, state, orders, standing, seed, base / turn.data["output"])
+    return TurnInputs(turn, base, state, orders, standing, seed, base / turn.data["output"],
+                      dict(turn.data.get("contributions") or {}))
+
+
+def _contribution_problems(turn: Document, dice: dict[str, Any]) -> list[Problem]:
+    """Every player who shares in the randomness reveals a value that hashes to their commitment."""
+    players = dice.get("players") or {}
+    given = turn.data.get("contributions") or {}
+    problems = [turn.problem(("contributions",), f"no value from {name!r}: every player who shares in the "
+                             "dice reveals one for each turn", f"`pbem seed THEIR_SECRET_FILE {dice['turn']}`")
+                for name in players if name not in given]
+    for name, value in given.items():
+        if name not in players:
+            problems.append(turn.problem(("contributions", name), f"{name!r} does not share in this game's dice",
+                                         ", ".join(players) or "no contributions: this game's dice are the "
+                                         "moderator's alone"))
+        elif commitment(value) != players[name]:
+            problems.append(turn.problem(("contributions", name), f"this value does not hash to {name}'s "
+                                         f"commitment {players[name][:16]}…; it is not their value for game "
+                                         f"turn {dice['turn']}"))
+    return problems
+
+
+def dice_scheme(state: dict[str, Any]) -> int:
+    """The dice scheme of a game (see dice.py); states written before schemes were numbered use 1."""
+    return int(state["dice"].get("scheme", 1))
+
+
+def decisions_digest(state: dict[str, Any], orders: Document, standing: dict[str, Document]) -> str:
+    """sha256 of what the submissions decide, the value the dice are bound to.
+
+    Scheme 1 hashed the files' data as parsed, so a note, a spelling or the choice of standing-orders
+    files listed changed the dice; scheme 2 hashes the ruleset's canonical decisions.
+    """
+    if dice_scheme(state) == 1:
+        content: Any = {"orders": orders.data, "standing_orders": {p: d.data for p, d in sorted(standing.items())}}
+    else:
+        content = get_ruleset(state["ruleset"]).decisions(state, orders, standing)
+    return hashlib.sha256(json.dumps(content, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
 
 def orders_digest(inputs: TurnInputs) -> str:
-    """sha256 of the orders' content, so that the dice depend on the orders as submitted."""
-    content = {"orders": inputs.orders.data,
-               "standing_orders": {p: d.data for p, d in sorted(inputs.standing.items())}}
-    return hashlib.sha256(json.dumps(content, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+    """The decisions digest of a loaded turn."""
+    return decisions_digest(inputs.state.data, inputs.orders, inputs.standing)
+
+
+def input_files(inputs: TurnInputs) -> list[dict[str, Any]]:
+    """Every submission the turn used, with the sha256 of its bytes, so that each player can check
+    that the file they sent is the one played; a power without standing orders shows null."""
+    power = inputs.orders.data["power"]
+    files = [{"kind": "orders", "power": power, "file": inputs.turn.data["orders"], "sha256": inputs.orders.sha256}]
+    for other in get_ruleset(inputs.state.data["ruleset"]).powers:
+        if other != power:
+            doc = inputs.standing.get(other)
+            files.append({"kind": "standing_orders", "power": other,
+                          "file": inputs.turn.data["standing_orders"][other] if doc else None,
+                          "sha256": doc.sha256 if doc else None})
+    return files
+
+
+def next_dice(dice: dict[str, Any], seed: str, contributions: dict[str, str]) -> dict[str, Any]:
+    """The state's dice block after a turn: each revealed value becomes the next commitment."""
+    after = {**dice, "commitment": seed, "turn": dice["turn"] + 1}
+    if contributions:
+        after["players"] = dict(sorted(contributions.items()))
+    return after
 
 
 Renderer = Callable[[dict[str, Any], dict[str, Any], EventLog, TurnInputs], dict[str, bytes]]
@@ -117,12 +178,23 @@ def resolve_turn(inputs: TurnInputs, render: Renderer | None = None) -> TurnResu
     turn_number = before["dice"]["turn"]
     power = inputs.orders.data["power"]
     digest = orders_digest(inputs)
-    dice = DiceStream(inputs.seed, f"pbem-dice/1|{before['game']}|{turn_number}|{power}|{digest}")
     log = EventLog()
-    log.add("turn_start", round=before["round"], power=power, turn=turn_number,
-            seed=inputs.seed, seed_commitment=before["dice"]["commitment"], orders_digest=digest)
+    scheme = dice_scheme(before)
+    if scheme == 1:
+        dice = DiceStream(inputs.seed, f"pbem-dice/1|{before['game']}|{turn_number}|{power}|{digest}")
+        log.add("turn_start", round=before["round"], power=power, turn=turn_number,
+                seed=inputs.seed, seed_commitment=before["dice"]["commitment"], orders_digest=digest)
+    else:
+        key = shared_key(inputs.seed, inputs.contributions) if inputs.contributions else inputs.seed
+        dice = DiceStream(key, f"pbem-dice/2|{ruleset.id}|{before['game']}|{turn_number}|{power}|{digest}")
+        extra = {"contributions": [{"player": name, "value": value}
+                                   for name, value in sorted(inputs.contributions.items())]} \
+            if inputs.contributions else {}
+        log.add("turn_start", round=before["round"], power=power, turn=turn_number, seed=inputs.seed,
+                seed_commitment=before["dice"]["commitment"], dice_scheme=scheme, orders_digest=digest,
+                inputs=input_files(inputs), **extra)
     after = ruleset.resolve(before, inputs.orders, inputs.standing, dice, log)
-    after["dice"] = {"commitment": inputs.seed, "turn": turn_number + 1}
+    after["dice"] = next_dice(before["dice"], inputs.seed, inputs.contributions)
     log.add("turn_end", round=before["round"], power=power, next_power=after["next_power"],
             dice_rolled=dice.rolled, next_seed_commitment=inputs.seed)
     files = {STATE_FILE: dump_yaml(after).encode("utf-8"), EVENTS_FILE: log.to_jsonl().encode("utf-8")}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +30,8 @@ class Document:
     path: str
     data: Any
     lines: dict[FieldPath, int] = field(default_factory=dict)
+    sha256: str | None = None
+    """Of the file's bytes as read, so a report can name exactly the file that was played."""
 
     def line(self, path: FieldPath) -> int | None:
         """The line of the value at `path`, or of its nearest enclosing value."""
@@ -73,12 +76,15 @@ def load_document(path: Path | str) -> Document:
     """Load one YAML file; a syntax error becomes an `InputError` with the file and line."""
     shown = display_path(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        raw = Path(path).read_bytes()
+        text = raw.decode("utf-8")
     except FileNotFoundError:
         raise InputError([Problem(shown, None, "", "file not found")]) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError([Problem(shown, None, "", f"cannot read the file: {exc}")]) from None
-    return parse_document(text, shown)
+    doc = parse_document(text, shown)
+    doc.sha256 = hashlib.sha256(raw).hexdigest()
+    return doc
 
 
 def parse_document(text: str, shown: str) -> Document:

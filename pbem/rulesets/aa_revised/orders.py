@@ -369,3 +369,37 @@ def read_standing(doc: Document) -> tuple[StandingOrders | None, list[Problem]]:
             override.damage_battleships_first = raw["damage_battleships_first"]
         standing.spaces[space] = override
     return standing, problems
+
+
+# Where a value stood and what a player wrote beside it change no outcome, so they stay out of the
+# decisions the dice are bound to.
+_NOT_DECISIONS = ("doc", "where", "note")
+
+
+def _plain(value: Any) -> Any:
+    if hasattr(value, "__dataclass_fields__"):
+        return {name: _plain(getattr(value, name)) for name in value.__dataclass_fields__
+                if name not in _NOT_DECISIONS}
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def decisions(orders_doc: Document, standing_docs: dict[str, Document]) -> dict[str, Any]:
+    """The acting power's orders and every other power's standing orders in force, as plain data
+    with every name resolved: the same for any two files that decide the same things.
+
+    A power without standing orders has the defaults in force, exactly as if its file said nothing
+    but its power, so leaving such a file out of a turn changes nothing here.
+    """
+    orders, _ = read_orders(orders_doc)
+    standing = {}
+    for doc in standing_docs.values():
+        parsed, _ = read_standing(doc)
+        if parsed is not None:
+            standing[parsed.power] = parsed
+    others = [p for p in board().powers if p != orders.power]
+    return {"orders": _plain(orders),
+            "standing_orders": {p: _plain(standing.get(p) or StandingOrders(None, p)) for p in others}}

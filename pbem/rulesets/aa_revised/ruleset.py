@@ -54,6 +54,10 @@ class AxisAlliesRevised(Ruleset):
         from pbem.rulesets.aa_revised.turn import check_turn
         return check_turn(state, orders, standing)
 
+    def decisions(self, state: dict[str, Any], orders: Document, standing: dict[str, Document]) -> Any:
+        from pbem.rulesets.aa_revised.orders import decisions
+        return decisions(orders, standing)
+
     def resolve(self, state: dict[str, Any], orders: Document, standing: dict[str, Document],
                 dice: Dice, log: EventLog) -> dict[str, Any]:
         from pbem.rulesets.aa_revised.turn import resolve_turn

@@ -1,0 +1,183 @@
+"""Dice scheme 2 (issue 8): the dice follow the players' decisions and nothing the moderator can
+vary; players may share in the randomness; `verify` proves the whole chain and notices what is
+missing or does not belong.
+
+Each test builds a fresh scheme-2 game with `pbem new` and plays the USSR's opening orders of the
+bundled example in it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from pbem.cli import app
+from pbem.core.dice import DiceStream, shared_key
+from pbem.core.turn import decisions_digest
+from pbem.core.yamlio import dump_yaml, load_document, parse_document
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "aa-revised"
+
+
+def pbem(*args: object):
+    return CliRunner().invoke(app, [str(a) for a in args], catch_exceptions=False)
+
+
+def new_game(folder: Path, *extra: object) -> Path:
+    result = pbem("new", "aa-revised", folder, "--game", "Scheme two", *extra)
+    assert result.exit_code == 0, result.stderr
+    shutil.copytree(EXAMPLE / "orders", folder / "orders")
+    shutil.copytree(EXAMPLE / "standing", folder / "standing")
+    return folder
+
+
+def write_turn(game: Path, name: str = "01-ussr", standing: tuple[str, ...] = ("germany", "uk", "japan", "usa"),
+               **extra: object) -> Path:
+    seed = pbem("seed", game, 1).stdout.strip()
+    turn = {"ruleset": "aa-revised", "state": "../start/state.yaml", "orders": "../orders/01-ussr.yaml",
+            "standing_orders": {p: f"../standing/{p}.yaml" for p in standing}, "seed": seed,
+            "output": f"../{name}", **extra}
+    path = game / "turns" / f"{name}.yaml"
+    path.write_text(dump_yaml(turn), encoding="utf-8")
+    return path
+
+
+def dice_events(folder: Path) -> list[dict]:
+    """The events that carry dice, i.e. everything the dice decided."""
+    events = [json.loads(line) for line in (folder / "events.jsonl").read_text(encoding="utf-8").splitlines()]
+    return [e for e in events if e["type"] != "turn_start"]
+
+
+def digest_of(orders_text: str, standing: dict[str, str]) -> str:
+    state = load_document(EXAMPLE / "start" / "state.yaml").data
+    state["dice"] = {"scheme": 2, **state["dice"]}
+    return decisions_digest(state, parse_document(orders_text, "orders.yaml"),
+                            {p: parse_document(text, f"{p}.yaml") for p, text in standing.items()})
+
+
+ORDERS = (EXAMPLE / "orders" / "01-ussr.yaml").read_text(encoding="utf-8")
+STANDING = {p: (EXAMPLE / "standing" / f"{p}.yaml").read_text(encoding="utf-8")
+            for p in ("germany", "uk", "japan", "usa")}
+
+
+def test_notes_spelling_and_layout_do_not_change_the_digest():
+    base = digest_of(ORDERS, STANDING)
+    assert "infantry" in ORDERS
+    respelt = ORDERS.replace("infantry:", "inf:").replace("note: ", "note: a different note, ")
+    assert respelt != ORDERS and digest_of(respelt, STANDING) == base
+    flowed = "# a comment\n" + ORDERS.replace("\n", "  \n")  # trailing spaces everywhere
+    assert digest_of(flowed, STANDING) == base
+
+
+def test_a_decision_changes_the_digest():
+    base = digest_of(ORDERS, STANDING)
+    changed = {**STANDING, "germany": STANDING["germany"].replace("infantry", "tank", 1)}
+    assert changed != STANDING and digest_of(ORDERS, changed) != base
+
+
+def test_leaving_out_default_standing_orders_changes_nothing_but_leaving_out_real_ones_does():
+    defaults = {**STANDING, "usa": "power: usa\nnote: nothing to say\n"}
+    without = {p: t for p, t in STANDING.items() if p != "usa"}
+    assert digest_of(ORDERS, defaults) == digest_of(ORDERS, without)
+    assert digest_of(ORDERS, STANDING) != digest_of(ORDERS, without)
+
+
+def test_the_moderator_cannot_reroll_by_choosing_which_files_to_list(tmp_path):
+    game = new_game(tmp_path / "g")
+    (game / "standing" / "usa.yaml").write_text("power: usa\n", encoding="utf-8")
+    listed = write_turn(game, "01-ussr")
+    assert pbem("adjudicate", listed).exit_code == 0
+    first = dice_events(game / "01-ussr")
+    shutil.rmtree(game / "01-ussr")
+    (game / "ledger.jsonl").unlink()
+    unlisted = write_turn(game, "01-ussr", standing=("germany", "uk", "japan"))
+    assert pbem("adjudicate", unlisted).exit_code == 0
+    assert dice_events(game / "01-ussr") == first
+    start = json.loads((game / "01-ussr" / "events.jsonl").read_text(encoding="utf-8").splitlines()[0])
+    assert start["dice_scheme"] == 2
+    assert {"kind": "standing_orders", "power": "usa", "file": None, "sha256": None} in start["inputs"]
+    orders = next(i for i in start["inputs"] if i["kind"] == "orders")
+    assert orders["sha256"] == hashlib.sha256((game / "orders" / "01-ussr.yaml").read_bytes()).hexdigest()
+
+
+def test_shared_randomness_needs_every_players_value_and_verifies(tmp_path):
+    alice = pbem("secret", tmp_path / "alice.yaml")
+    bob = pbem("secret", tmp_path / "bob.yaml")
+    assert alice.exit_code == 0 and bob.exit_code == 0
+    assert pbem("secret", tmp_path / "alice.yaml").exit_code != 0  # never overwritten
+    game = new_game(tmp_path / "g", "--player", f"alice={alice.stdout.strip()}",
+                    "--player", f"bob={bob.stdout.strip()}")
+    alice_value = pbem("seed", tmp_path / "alice.yaml", 1).stdout.strip()
+    bob_value = pbem("seed", tmp_path / "bob.yaml", 1).stdout.strip()
+
+    missing = pbem("adjudicate", write_turn(game, contributions={"alice": alice_value}))
+    assert missing.exit_code == 1 and "no value from 'bob'" in missing.stderr
+    wrong = pbem("adjudicate", write_turn(game, contributions={"alice": alice_value, "bob": alice_value}))
+    assert wrong.exit_code == 1 and "does not hash to bob's commitment" in wrong.stderr
+    assert not (game / "01-ussr").exists()
+
+    done = pbem("adjudicate", write_turn(game, contributions={"alice": alice_value, "bob": bob_value}))
+    assert done.exit_code == 0, done.stderr
+    state = load_document(game / "01-ussr" / "state.yaml").data
+    assert state["dice"]["players"] == {"alice": alice_value, "bob": bob_value}
+    verify = pbem("verify", game)
+    assert verify.exit_code == 0, verify.stderr
+
+
+def test_shared_key_mixes_every_value():
+    seed, a, b = "11" * 32, "22" * 32, "33" * 32
+    keys = {shared_key(seed, {}), shared_key(seed, {"a": a}), shared_key(seed, {"a": a, "b": b}),
+            shared_key(seed, {"a": b, "b": a})}
+    assert len(keys) == 4
+    assert DiceStream(shared_key(seed, {"a": a}), "x").roll(20) != DiceStream(shared_key(seed, {"a": b}), "x").roll(20)
+
+
+@pytest.fixture
+def played(tmp_path):
+    game = new_game(tmp_path / "g")
+    assert pbem("adjudicate", write_turn(game)).exit_code == 0
+    return game
+
+
+def test_verify_notices_a_last_turn_removed_with_all_its_files(played):
+    assert pbem("verify", played).exit_code == 0
+    (played / "turns" / "01-ussr.yaml").unlink()
+    shutil.rmtree(played / "01-ussr")
+    result = pbem("verify", played)
+    assert result.exit_code == 1
+    assert "ledger.jsonl:1" in result.stderr and "game turn 1 (ussr) was adjudicated but is not in the game folder" in result.stderr
+
+
+def test_verify_notices_an_orphan_output_folder(played):
+    (played / "turns" / "01-ussr.yaml").unlink()
+    result = pbem("verify", played)
+    assert result.exit_code == 1 and "an output folder that no turn of the game wrote" in result.stderr
+
+
+def test_verify_notices_a_stray_file_in_an_output_folder(played):
+    (played / "01-ussr" / "extra.txt").write_text("x", encoding="utf-8")
+    result = pbem("verify", played)
+    assert result.exit_code == 1 and "01-ussr/extra.txt" in result.stderr and "did not write" in result.stderr
+
+
+def test_verify_proves_facts_without_drawing(played):
+    """verify neither draws nor compares drawings, so any matplotlib the dependencies allow verifies."""
+    code = ("import sys; from pbem.cli import app; "
+            "sys.argv = ['pbem', 'verify', sys.argv[1]]\n"
+            "try:\n    app()\nexcept SystemExit as e:\n    assert e.code in (0, None), e.code\n"
+            "assert 'matplotlib' not in sys.modules, 'verify imported matplotlib'")
+    done = subprocess.run([sys.executable, "-c", code, str(played)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    (played / "01-ussr" / "map.png").write_bytes(b"another drawing")
+    assert pbem("verify", played).exit_code == 0
+    (played / "01-ussr" / "report.md").write_text("edited\n", encoding="utf-8")
+    assert pbem("verify", played).exit_code == 0
+    reports = pbem("verify", played, "--reports")
+    assert reports.exit_code == 1 and "report.md line 1 differs" in reports.stderr
