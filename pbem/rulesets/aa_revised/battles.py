@@ -175,6 +175,8 @@ def attacking_units(turn: Turn, space: str) -> list[Unit]:
             continue  # a fighter that did not take off is cargo and does not fight
         if turn.board.is_land(space) and not (u.moved or u.fought):
             continue
+        if u.type == "transport" and not u.moved:
+            turn.ruling("transport_in_attacked_zone")
         result.append(u)
     return result
 
