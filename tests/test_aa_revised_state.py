@@ -37,7 +37,7 @@ def test_registry():
 def test_opening_state_is_canonical_and_valid():
     state = opening()
     assert state["next_power"] == "ussr" and state["round"] == 1
-    assert state["options"] == {o.name: o.default for o in OPTIONS}
+    assert state["options"] == {o.name: o.default for o in OPTIONS if o.legacy is None}
     assert state["treasury"] == {"ussr": 24, "germany": 40, "uk": 30, "japan": 30, "usa": 42}
     assert Position.from_state(state).to_state() == state
     assert dump_yaml(Position.from_state(state).to_state()) == dump_yaml(state)
@@ -55,6 +55,19 @@ def test_options_and_rulings_are_documented():
     for o in (*OPTIONS, *RULINGS):
         assert o.default in o.allowed and o.text
     assert {o.name for o in OPTIONS} >= {"victory_cities", "research_rule", "noncombat_overfly", "bombardment_targets"}
+
+
+def test_new_games_name_partial_retreat_and_older_games_keep_their_reading(tmp_path):
+    """`pbem new` writes the rulebook reading; a game whose options do not name the option (made before
+    it existed) keeps its opening state and plays the reading it was played with."""
+    from pbem.core.game import new_game
+    from pbem.rulesets.aa_revised.options import chosen_options, option
+
+    folder = new_game("aa-revised", tmp_path / "g", "g", {})
+    assert "partial_retreat: subs_submerge" in (folder / "game.yaml").read_text(encoding="utf-8")
+    assert "partial_retreat" not in chosen_options({"victory_cities": 10})
+    assert option("partial_retreat").value_in({}) == "subs_with_fleet"
+    assert chosen_options({"partial_retreat": "subs_submerge"})["partial_retreat"] == "subs_submerge"
 
 
 def test_cargo_and_fighters_at_sea_round_trip():

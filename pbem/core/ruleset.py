@@ -27,6 +27,15 @@ class Option:
     default: Any
     allowed: tuple[Any, ...]
     text: str
+    legacy: Any = None
+    """The value for a game whose options do not name this option (a game begun before the option
+    existed keeps the results it had); None: such a game plays the default."""
+
+    def value_in(self, options: dict[str, Any]) -> Any:
+        """The value a game with these options plays."""
+        if self.name in options:
+            return options[self.name]
+        return self.default if self.legacy is None else self.legacy
 
 
 @dataclass(frozen=True)

@@ -96,24 +96,13 @@ def _check_battle_decisions(turn: Turn) -> None:
 
 
 def only_aircraft_leave(turn: Turn, space: str) -> bool:
-    """True when a retreat from `space` moves aircraft only: an attack by aircraft alone, or the
-    land battle of an amphibious assault (its land units fight to the end). A landing the orders
-    cancel makes no amphibious assault: the units that came overland may retreat as usual."""
-    if turn.board.is_land(space) and amphibious_target(turn, space):
-        return True
+    """True when a retreat from `space` can only ever move aircraft: every attacker that moved there
+    is an aircraft. Cargo landing in an amphibious assault is still aboard when the orders are
+    checked, so land units that came overland to such a battle need a `to`: by both rulebooks the
+    land part of an assault begins with the landing, and if nothing lands (the landing is cancelled
+    or blocked) theirs is an ordinary land battle that they may leave."""
     return all(turn.table.cls(u.type) == "air" for u in turn.pos.all_units()
                if u.owner == turn.power and u.space == space and u.moved)
-
-
-def amphibious_target(turn: Turn, space: str) -> bool:
-    """Whether `space` is the target of an amphibious assault whose landing the orders do not cancel.
-
-    Decided from the orders alone, so that orders are checked and carried out alike: a landing
-    blocked by a sea battle that did not clear the zone still leaves an amphibious land battle
-    (digest 5.4 (?)), a cancelled one leaves an ordinary land battle."""
-    decisions = turn.orders.battles.get(space)
-    cancelled = decisions is not None and decisions.cancel_landing
-    return not cancelled and any(a.target == space for a in turn.assaults)
 
 
 def retreat_options(turn: Turn, space: str) -> list[str]:
@@ -175,6 +164,8 @@ def attacking_units(turn: Turn, space: str) -> list[Unit]:
             continue  # a fighter that did not take off is cargo and does not fight
         if turn.board.is_land(space) and not (u.moved or u.fought):
             continue
+        if u.type == "transport" and not u.moved:
+            turn.ruling("transport_in_attacked_zone")
         result.append(u)
     return result
 
@@ -237,13 +228,14 @@ def _setup(turn: Turn, space: str, attackers: list[Unit], defenders: list[Unit],
     """The battle in `space`; `landed` are the amphibious assaults whose cargo went ashore there.
 
     Ships bombard "from the same sea zone as the transport unloading the attacking land units"
-    [both]: a zone whose landing was cancelled or blocked gives no bombardment."""
+    [both]: a zone whose landing was cancelled or blocked gives no bombardment. Without any landing
+    the battle is an ordinary land battle (the land part of an assault begins with the unloading)."""
     b = turn.board
     turn.battle_count += 1
     if b.is_sea(space):
         kind = "amphibious_sea" if any(a.zone == space for a in turn.assaults) else "sea"
     else:
-        kind = "amphibious_land" if amphibious_target(turn, space) else "land"
+        kind = "amphibious_land" if landed else "land"
     bombarding: list[Unit] = []
     if kind == "amphibious_land":
         for u in turn.pos.all_units():

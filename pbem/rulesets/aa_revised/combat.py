@@ -112,7 +112,9 @@ class Battle:
     (battleships, and destroyers with combined_bombardment); they are not on the battle board.
     ``amphibious`` marks both parts of an amphibious assault; in the land part attacking land
     units cannot retreat. ``bombardment_targets`` is the ruleset option ``land_units`` (literal
-    reading: bombardment hits only land units) or ``any``.
+    reading: bombardment hits only land units) or ``any``. ``partial_retreat`` is the ruleset option
+    ``subs_submerge`` (attacking submarines retreat only by submerging, [CZ p.15]) or
+    ``subs_with_fleet``.
     """
 
     id: str
@@ -126,6 +128,7 @@ class Battle:
     amphibious: bool = False
     developments: Mapping[str, frozenset[str]] = field(default_factory=dict)
     bombardment_targets: Literal["land_units", "any"] = "land_units"
+    partial_retreat: Literal["subs_submerge", "subs_with_fleet"] = "subs_submerge"
 
     def __post_init__(self) -> None:
         # Accept any sequences from callers but keep the battle immutable.
@@ -538,9 +541,12 @@ def retreat_due(battle: Battle, rule: RetreatRule, attackers: Sequence[Piece],
 
 def retreating(battle: Battle, attackers: Sequence[Piece]) -> list[Piece]:
     """The attackers that leave on a retreat: all of them, or only aircraft in an amphibious
-    land battle (land units that landed or joined it fight on)."""
+    land battle (land units that landed or joined it fight on), and without submarines when they
+    retreat only by submerging (see :func:`press_or_retreat`)."""
     if battle.amphibious and battle.kind == "land":
         return [p for p in attackers if p.kind == "air"]
+    if battle.partial_retreat == "subs_submerge":
+        return [p for p in attackers if p.type != "submarine"]
     return list(attackers)
 
 
@@ -581,6 +587,11 @@ def press_or_retreat(battle: Battle, orders: BattleOrders, attackers: Sequence[P
         if lone_transports_fired_at or not transports_only(attackers):
             retreated = tuple(retreating(battle, attackers))
             attackers = [p for p in attackers if p not in retreated]
+            # Submarines left behind by the retreat submerge instead, unless an enemy destroyer
+            # stops them: then they fight on alone.
+            staying = [p for p in attackers if p.type == "submarine" and not has_destroyer(defenders)]
+            submerged["attacker"] += tuple(staying)
+            attackers = [p for p in attackers if p not in staying]
     over = (not attackers or not defenders
             or not (can_hurt(attackers, "attacker", defenders) or can_hurt(defenders, "defender", attackers)))
     return StepSeven(tuple(attackers), tuple(defenders), submerged, retreated, over)

@@ -104,7 +104,8 @@ def run_battle(turn: Turn, b: Battle) -> None:
     battle = combat.Battle(
         b.id, b.space, "land" if board.is_land(b.space) else "sea", turn.power, tuple(attackers), tuple(defenders),
         aa_gun=aa_owner, bombarding=tuple(bombarding), amphibious=b.kind.startswith("amphibious"),
-        developments=_developments(turn), bombardment_targets=turn.opt("bombardment_targets"))
+        developments=_developments(turn), bombardment_targets=turn.opt("bombardment_targets"),
+        partial_retreat=turn.opt("partial_retreat"))
     orders = battle_orders(turn, b, may_retreat, retreat_to, {p.owner for p in defenders})
     result = combat.resolve_battle(battle, orders, turn.roll)
     for u in b.attackers + b.bombarding:
@@ -119,6 +120,8 @@ def run_battle(turn: Turn, b: Battle) -> None:
         for piece in result.submerged[side]:
             if piece.id in pos.units:
                 pos.units[piece.id].submerged = True
+    if result.retreated and any(p.type == "submarine" for p in attackers):
+        turn.ruling("partial_retreat")
     for piece in result.retreated_pieces:
         unit = pos.units.get(piece.id)
         if unit is None:

@@ -106,8 +106,8 @@ class Turn:
         return self.pos.developments.get(self.power, [])
 
     def opt(self, name: str) -> Any:
-        """The game's value of option `name` (its default when the state does not set it)."""
-        return self.pos.options.get(name, option(name).default)
+        """The game's value of option `name` (when the state does not set it: its legacy value, else its default)."""
+        return option(name).value_in(self.pos.options)
 
     # --- start-of-turn facts ------------------------------------------------------------------
 
@@ -183,7 +183,7 @@ class Turn:
             return
         self.rulings_logged.add(name)
         o = option(name)
-        value = self.opt(name) if name in self.pos.options else o.default
+        value = o.value_in(self.pos.options)
         text = o.text if len(o.allowed) == 1 else f"Option {name} = {value}. {o.text}"
         self.log.add("ruling", rule=name, text=text)
 

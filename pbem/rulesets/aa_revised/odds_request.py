@@ -165,7 +165,8 @@ def read_battle(request: OddsRequest) -> tuple[Battle, BattleOrders]:
         bombarding=make_pieces({attacker: bombarding}, first_defender + sum(defenders.values())),
         amphibious=request.amphibious,
         developments={attacker: developments["attacker"], defender: developments["defender"]},
-        bombardment_targets=option("bombardment_targets").default)
+        bombardment_targets=option("bombardment_targets").default,
+        partial_retreat=option("partial_retreat").default)
     try:
         check_battle(battle)
     except ValueError as exc:

@@ -25,10 +25,23 @@ OPTIONS: tuple[Option, ...] = (
            "(both rulebooks: Super Submarines need a 3). any_six: a 6 succeeds for any development "
            "(TripleA's reading)."),
     Option("noncombat_overfly", "allow", ("allow", "forbid"),
-           "allow: aircraft may fly over hostile territories in the noncombat move and are not fired "
-           "at there (the usual tournament reading). forbid: a noncombat flight may not enter a hostile "
-           "territory at all (the rulebooks' literal reading: no unit enters a hostile territory in "
-           "the noncombat move). Aircraft returning from a battle are fired at either way."),
+           "Both rulebooks open the noncombat move with 'you may not move into hostile territories' "
+           "([CZ p.19], [HR p.18]), then say of aircraft only that they may not end their move in a hostile "
+           "territory or one taken this turn; aircraft fly over hostile territories as if friendly ([CZ p.9], "
+           "the Croatian unit profiles [HR p.23]). allow: a noncombat flight may pass over hostile "
+           "territories (it must still land in a friendly one) and is not fired at there, as AA guns fire "
+           "only in the combat move. forbid: a noncombat flight may not enter a hostile territory at all "
+           "(the phase's opening sentence read for every unit). Aircraft returning from a battle are fired "
+           "at either way."),
+    Option("partial_retreat", "subs_submerge", ("subs_submerge", "subs_with_fleet"),
+           "How submarines take part in an attacker's retreat from a sea battle. subs_submerge: "
+           "submarines 'may retreat only by using their special ability, submerging' ([CZ p.15]): the "
+           "rest of the fleet leaves, the submarines submerge where they are, and with an enemy destroyer "
+           "present they cannot and fight on. subs_with_fleet: submarines leave with the fleet (the reading "
+           "of games begun before this option existed, which keep it when their options do not name it). "
+           "Either way a retreat takes every other attacker, except in the land battle of an amphibious "
+           "assault, where only aircraft leave (digest §5.2 step 7).",
+           legacy="subs_with_fleet"),
     Option("bombardment_targets", "land_units", ("land_units", "any"),
            "land_units: shore bombardment hits only the defender's land units (the rulebooks: ships "
            "fire 'at enemy land units'); any: the defender may take bombardment hits on any unit."),
@@ -61,6 +74,10 @@ RULINGS: tuple[Option, ...] = (
            "A transport may not load or unload in a sea zone holding enemy units other than submerged "
            "submarines; an amphibious assault from such a zone unloads only once its sea battle has "
            "cleared the zone (digest §3.14, §11 case 18)."),
+    Option("transport_in_attacked_zone", "joins_the_battle", ("joins_the_battle",),
+           "A transport of the attacker that stands in a sea zone where its power attacks (it stayed while "
+           "its fleet fights there) is part of the attacking force even without a combat move of its own: "
+           "it rolls no dice but may be taken as a casualty, and with it its cargo (digest §3.14)."),
     Option("combat_move_support", "assault_zone", ("assault_zone",),
            "Besides the rulebooks' exceptions, a sea unit may end its combat move in a friendly sea zone "
            "where one of its power's transports unloads for an amphibious assault (to bombard or to "
@@ -141,11 +158,6 @@ RULINGS: tuple[Option, ...] = (
            "Units hit by submarine opening fire shoot back in their normal step when their side has a "
            "destroyer in the battle: the destroyer may belong to any power of the side, and counts if it "
            "is present when the volley is fired, even if that volley sinks it (digest §11 case 26)."),
-    Option("partial_retreat", "aircraft_only_in_amphibious", ("aircraft_only_in_amphibious",),
-           "A retreat takes every attacker, except in the land battle of an amphibious assault, where "
-           "only aircraft leave; submarines retreat with the rest of the fleet or may submerge instead "
-           "(digest §5.2 step 7). [CZ p.15] says subs retreat only by submerging; read literally, a "
-           "fleet's retreat would strand its subs in the battle, so here they may leave with it."),
     Option("battle_end", "no_legal_hits", ("no_legal_hits",),
            "A battle ends, the defender holding, when neither side has a unit able to hit the other "
            "(e.g. submarines against aircraft only) (digest §11 case 36)."),
@@ -163,6 +175,9 @@ def option(name: str) -> Option:
 
 
 def chosen_options(given: Mapping[str, Any] | None) -> dict[str, Any]:
-    """Every option with the game's value, defaults filled in, in the order of `OPTIONS`."""
+    """Every option with the game's value, defaults filled in, in the order of `OPTIONS`.
+
+    An option with a `legacy` value that `given` does not name is left out, so that a game begun
+    before it existed keeps its opening state byte for byte and plays the legacy value."""
     given = dict(given or {})
-    return {o.name: given.get(o.name, o.default) for o in OPTIONS}
+    return {o.name: o.value_in(given) for o in OPTIONS if o.name in given or o.legacy is None}

@@ -18,6 +18,11 @@ from pbem.rulesets.aa_revised.units import unit_table
 
 CONDITIONS = ("won", "captured", "lost", "retreated", "not_captured")
 
+# The opening board holds under 300 units and a power earns at most a few dozen IPCs a turn, so no
+# game reaches a thousand units of one type in one place. Larger numbers are typing errors or
+# attempts to make validation and battles run for ever.
+MOST_UNITS = 1000
+
 
 @dataclass
 class Load:
@@ -182,7 +187,10 @@ class Reader:
         for key, n in value.items():
             utype = self.unit_type(key, where + (key,))
             if not isinstance(n, int) or isinstance(n, bool) or n < 1:
-                self.problem(where + (key,), f"{n!r} is not a whole number of units", "1 or more")
+                self.problem(where + (key,), f"{n!r} is not a whole number of units", f"1 to {MOST_UNITS}")
+                ok = False
+            elif n > MOST_UNITS:
+                self.problem(where + (key,), f"{n} units is more than a game ever holds", f"1 to {MOST_UNITS}")
                 ok = False
             elif utype is not None:
                 if utype in result:

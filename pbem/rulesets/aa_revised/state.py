@@ -146,6 +146,8 @@ class Position:
 
     def cargo_of(self, carrier: Unit) -> list[Unit]:
         """The units aboard a transport or carrier."""
+        if not unit_table()[carrier.type].capacity:
+            return []  # most pieces carry nothing: spare a look through the whole board for each
         return [u for u in self.units.values() if u.aboard == carrier.id]
 
     def room_on(self, carrier: Unit) -> int:
