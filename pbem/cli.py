@@ -4,17 +4,16 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Optional
 
 import typer
-import yaml
-
-from pbem.core.errors import InputError, Problem, display_path
+from pbem.core.errors import InputError, display_path
 from pbem.core.game import Verified, new_game, seed_for_turn, verify_game
 from pbem.core.schemas import SCHEMA_NAMES, schema_text, validate
 from pbem.core.turn import check_output, load_turn, resolve_turn, write_outputs
-from pbem.core.yamlio import Document, load_document
+from pbem.core.yamlio import Document, load_document, load_json_lines, parse_document
 from pbem.rulesets import RULESETS, get_ruleset
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
@@ -51,11 +50,16 @@ def new(ruleset: str = typer.Argument(..., help=f"Ruleset id: {', '.join(RULESET
                                          help="Ruleset option NAME=VALUE; repeat as needed (see `pbem options`)."),
         ) -> None:
     """Create a game folder: opening state, a fresh secret dice seed and its published commitment."""
-    options = {}
+    options, problems = {}, []
     for item in option:
         name, _, value = item.partition("=")
-        options[name.strip()] = yaml.safe_load(value) if value else ""
+        try:  # read as YAML so that numbers and true/false are typed, with every input's limits
+            options[name.strip()] = parse_document(value, "--option").data if value else ""
+        except InputError as exc:
+            problems += [replace(p, line=None, field=name.strip()) for p in exc.problems]
     try:
+        if problems:
+            raise InputError(problems)
         new_game(ruleset, folder, game or folder.resolve().name, options)
     except InputError as exc:
         _fail(exc)
@@ -162,10 +166,7 @@ def render(state: Path = typer.Argument(..., help="A state file."),
         doc = _load_state(state)
         log = None
         if events is not None:
-            try:
-                log = [json.loads(line) for line in events.read_text(encoding="utf-8").splitlines() if line]
-            except (OSError, ValueError) as exc:
-                raise InputError([Problem(display_path(events), None, "", f"cannot read the event log: {exc}")]) from None
+            log = load_json_lines(events)
         title = f"{doc.data['game']} — round {doc.data['round']}, {doc.data['next_power']} to play"
         png = render_map_png(doc.data, log, title, theatre)
     except InputError as exc:

@@ -1,0 +1,120 @@
+"""Files from a hostile mailbox: each is refused with a located message, promptly, showing nothing of
+what it points at, and never with a traceback or a crash."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pbem.core.errors import InputError
+from pbem.core.files import MAX_INPUT_BYTES
+from pbem.core.yamlio import (MAX_DEPTH, MAX_INTEGER_LENGTH, MAX_NODES, MAX_STRING_LENGTH,
+                              load_document, load_json_lines, parse_document)
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "aa-revised"
+
+BILLION_LAUGHS = """\
+power: germany
+a: &a ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]
+b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]
+c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]
+d: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]
+e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d]
+f: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e]
+g: &g [*f, *f, *f, *f, *f, *f, *f, *f, *f]
+h: &h [*g, *g, *g, *g, *g, *g, *g, *g, *g]
+i: &i [*h, *h, *h, *h, *h, *h, *h, *h, *h]
+"""
+
+
+def refused(text: str) -> str:
+    with pytest.raises(InputError) as caught:
+        parse_document(text, "orders.yaml")
+    assert len(caught.value.problems) == 1
+    return str(caught.value.problems[0])
+
+
+def test_an_alias_bomb_is_refused_at_its_first_anchor():
+    assert refused(BILLION_LAUGHS) == ("orders.yaml:2: a: an anchor or alias (&name, *name) "
+                                       "(allowed: every value written out where it is used)")
+
+
+def test_an_alias_alone_is_refused_too():
+    assert refused("power: germany\nnote: *x\n").startswith("orders.yaml:2: note: an anchor or alias")
+
+
+@pytest.mark.parametrize("style, text", [
+    ("flow", "[" * 100_000 + "]" * 100_000 + "\n"),
+    ("block", "- " * 100_000 + "infantry\n"),
+])
+def test_deep_nesting_is_refused_by_the_command_without_a_crash(tmp_path, style, text):
+    # A subprocess, so that a segfault (the C composer's recursion) fails this test, not pytest.
+    orders = tmp_path / "deep.yaml"
+    orders.write_text(text, encoding="utf-8")
+    result = subprocess.run([sys.executable, "-m", "pbem.cli", "validate", str(orders), "--state",
+                             str(EXAMPLE / "start" / "state.yaml")], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 1, result.stderr
+    assert f"deep.yaml:1: {'[0]' * MAX_DEPTH}: nested more than {MAX_DEPTH} levels deep" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_nesting_up_to_the_limit_is_read():
+    text = "[" * MAX_DEPTH + "]" * MAX_DEPTH
+    assert parse_document(text, "x.yaml").data is not None
+    assert "nested more than" in refused("[" + text + "]")
+
+
+def test_a_4300_digit_integer_is_refused():
+    assert refused("power: germany\npurchase: {infantry: " + "9" * 4300 + "}\n") == (
+        f"orders.yaml:2: purchase.infantry: a number of 4300 characters (allowed: at most "
+        f"{MAX_INTEGER_LENGTH} characters)")
+
+
+def test_a_long_text_is_refused_where_it_stands():
+    long_note = "x" * (MAX_STRING_LENGTH + 1)
+    assert refused(f"power: germany\nnote: '{long_note}'\n") == (
+        f"orders.yaml:2: note: a text of {MAX_STRING_LENGTH + 1:,} characters (allowed: at most "
+        f"{MAX_STRING_LENGTH:,} characters)")
+    assert refused("{" + long_note + ": 1}").startswith("orders.yaml:1: (document): a text of")
+    assert parse_document(f"note: {long_note[1:]}\n", "x.yaml").data["note"] == long_note[1:]
+
+
+def test_too_many_values_are_refused():
+    assert f"more than {MAX_NODES:,} keys and values" in refused("[" + "1," * MAX_NODES + "]")
+
+
+def test_a_10_mb_file_is_refused_without_reading_it_all(tmp_path):
+    big = tmp_path / "big.yaml"
+    big.write_text("note: '" + "x" * 10_000_000 + "'\n", encoding="utf-8")
+    with pytest.raises(InputError) as caught:
+        load_document(big)
+    assert f"the file is larger than {MAX_INPUT_BYTES:,} bytes" in str(caught.value)
+
+
+def test_an_event_log_is_read_with_the_same_bounds(tmp_path):
+    log = tmp_path / "events.jsonl"
+    log.write_text('{"type": "turn_start"}\n' + "[" * 100_000 + "]" * 100_000 + "\n", encoding="utf-8")
+    with pytest.raises(InputError) as caught:
+        load_json_lines(log)
+    assert str(caught.value).startswith(f"{log}:2: (document): not valid JSON")
+    log.write_text('{"type": "turn_start"}\n{"n": ' + "9" * 5000 + "}\n", encoding="utf-8")
+    with pytest.raises(InputError) as caught:
+        load_json_lines(log)
+    assert str(caught.value).startswith(f"{log}:2: (document): not valid JSON")
+
+
+def run_pbem(*args: object):
+    from typer.testing import CliRunner
+
+    from pbem.cli import app
+    return CliRunner().invoke(app, [str(a) for a in args], catch_exceptions=False)
+
+
+def test_option_values_are_read_with_the_same_bounds(tmp_path):
+    result = run_pbem("new", "aa-revised", tmp_path / "game", "-o", "victory_cities=&a 12",
+                      "-o", "research_rule=" + "[" * 100 + "]" * 100)
+    assert result.exit_code == 1
+    assert "--option: victory_cities: an anchor or alias" in result.stderr
+    assert f"--option: research_rule: nested more than {MAX_DEPTH} levels deep" in result.stderr
+    assert not (tmp_path / "game").exists()
