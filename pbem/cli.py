@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from pbem.core.errors import InputError, display_path
+from pbem.core.errors import InputError, display_path, escape_controls
 from pbem.core.game import Verified, new_game, seed_for_turn, verify_game
 from pbem.core.schemas import SCHEMA_NAMES, schema_text, validate
 from pbem.core.turn import check_output, load_turn, resolve_turn, write_outputs
@@ -145,7 +145,8 @@ def adjudicate(turn: Path = typer.Argument(..., help="The turn file (ruleset, st
 def verify(folder: Path = typer.Argument(..., help="The game folder.")) -> None:
     """Re-play every recorded turn from the opening state and prove every die, state and seed."""
     def show(v: Verified) -> None:
-        typer.echo(f"ok  turn {v.turn} ({v.power}), {v.dice} dice: {display_path(v.turn_file)}", err=True)
+        typer.echo(f"ok  turn {v.turn} ({v.power}), {v.dice} dice: {escape_controls(display_path(v.turn_file))}",
+                   err=True)
     try:
         done = verify_game(folder, _renderer(), show)
     except InputError as exc:

@@ -118,3 +118,29 @@ def test_option_values_are_read_with_the_same_bounds(tmp_path):
     assert "--option: victory_cities: an anchor or alias" in result.stderr
     assert f"--option: research_rule: nested more than {MAX_DEPTH} levels deep" in result.stderr
     assert not (tmp_path / "game").exists()
+
+
+def test_control_characters_from_a_player_are_shown_escaped():
+    from pbem.core.schemas import validate
+    doc = parse_document('power: germany\n"\\e[2J\\r\\u202e\\x9b": 1\n', "orders\x1b[31m.yaml")
+    text = "\n".join(str(p) for p in validate("orders", doc))
+    assert "orders\\x1b[31m.yaml:2: \\x1b[2J\\r\\u202e\\x9b: unknown field" in text
+    assert not any(c in text for c in "\x1b\r\u202e\x9b")
+
+
+def test_messages_pbem_writes_on_several_lines_keep_their_lines():
+    from pbem.core.errors import Problem
+    text = str(Problem("state.yaml", None, "", "differs:\n  recorded: a\x1b\n  replayed: b"))
+    assert text == "state.yaml: (document): differs:\n  recorded: a\\x1b\n  replayed: b"
+
+
+def test_verify_shows_the_names_of_turn_files_escaped(monkeypatch, tmp_path):
+    import pbem.cli
+    from pbem.core.game import Verified
+
+    def replayed(folder, render, progress):
+        progress(Verified(tmp_path / "turns" / "01-\x1b[2Jussr.yaml", 1, "ussr", 12))
+        return []
+    monkeypatch.setattr(pbem.cli, "verify_game", replayed)
+    result = run_pbem("verify", tmp_path)
+    assert "01-\\x1b[2Jussr.yaml" in result.stderr and "\x1b" not in result.stderr
