@@ -1,6 +1,7 @@
 """Files from a hostile mailbox: each is refused with a located message, promptly, showing nothing of
 what it points at, and never with a traceback or a crash."""
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -144,3 +145,85 @@ def test_verify_shows_the_names_of_turn_files_escaped(monkeypatch, tmp_path):
     monkeypatch.setattr(pbem.cli, "verify_game", replayed)
     result = run_pbem("verify", tmp_path)
     assert "01-\\x1b[2Jussr.yaml" in result.stderr and "\x1b" not in result.stderr
+
+
+# ---------------------------------------------------------------------------------------------
+# the files a turn file names
+
+SECRET = "root:x:0:0"  # what must never be shown of a file outside the game
+
+
+@pytest.fixture
+def game(tmp_path, monkeypatch) -> Path:
+    """The example game's inputs (no outputs), with a file outside it that holds a secret."""
+    import shutil
+    monkeypatch.chdir(tmp_path)
+    folder = tmp_path / "game"
+    folder.mkdir()
+    for name in ("game.yaml", "start", "orders", "standing", "turns"):
+        copy = shutil.copytree if (EXAMPLE / name).is_dir() else shutil.copy2
+        copy(EXAMPLE / name, folder / name)
+    (tmp_path / "x").write_text(f"{SECRET}: /root\n", encoding="utf-8")
+    return folder
+
+
+def turn_naming(game: Path, field: str, name: str) -> Path:
+    """The first turn file with `field` naming `name`."""
+    import yaml
+    path = game / "turns" / "01-ussr.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data[field] = name
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    return path
+
+
+def refused_turn(turn: Path) -> str:
+    from pbem.core.turn import load_turn
+    with pytest.raises(InputError) as caught:
+        load_turn(turn)
+    text = str(caught.value)
+    assert SECRET not in text
+    return text
+
+
+@pytest.mark.parametrize("field, name", [
+    ("orders", "/etc/passwd"), ("orders", "/dev/zero"), ("orders", "../../x"), ("state", "../../x"),
+    ("output", "../../elsewhere"), ("output", "/tmp"),
+])
+def test_a_turn_file_names_nothing_outside_its_game(game, field, name):
+    text = refused_turn(turn_naming(game, field, name))
+    assert f"turns/01-ussr.yaml:" in text and f"{field}: {name!r} lies outside the game folder game" in text
+
+
+def test_a_symbolic_link_out_of_the_game_is_refused(game):
+    (game / "orders" / "link.yaml").symlink_to(game.parent / "x")
+    text = refused_turn(turn_naming(game, "orders", "../orders/link.yaml"))
+    assert "orders: '../orders/link.yaml' lies outside the game folder" in text
+
+
+def test_a_turn_file_outside_any_game_is_confined_to_its_folders_parent(game):
+    (game / "game.yaml").unlink()
+    assert "lies outside the game folder game" in refused_turn(turn_naming(game, "orders", "../../x"))
+
+
+@pytest.mark.parametrize("make, kind", [
+    (os.mkfifo, "a FIFO (named pipe)"), (os.mkdir, "a folder"),
+])
+def test_only_regular_files_are_read(game, make, kind):
+    make(game / "orders" / "special.yaml")
+    text = refused_turn(turn_naming(game, "orders", "../orders/special.yaml"))
+    assert f"orders/special.yaml: (document): not a regular file but {kind}" in text
+
+
+def test_verify_refuses_turn_files_that_link_out_of_the_game_or_are_fifos(game):
+    from pbem.core.game import verify_game
+    (game / "turns" / "00-link.yaml").symlink_to(game.parent / "x")
+    with pytest.raises(InputError) as caught:
+        verify_game(game, None)
+    assert "turns/00-link.yaml: (document): '00-link.yaml' lies outside the game folder" in str(caught.value)
+    assert SECRET not in str(caught.value)
+    (game / "turns" / "00-link.yaml").unlink()
+    os.mkfifo(game / "turns" / "00-fifo.yaml")
+    with pytest.raises(InputError) as caught:
+        verify_game(game, None)
+    assert "turns/00-fifo.yaml: (document): not a regular file but a FIFO" in str(caught.value)

@@ -62,3 +62,12 @@ def place_in_game(game_folder: Path, base: Path, name: str) -> tuple[Path, str |
     if game_folder in resolved.parents:
         return resolved, None
     return resolved, f"{name!r} lies outside the game folder {display_path(game_folder)}"
+
+
+def inside_game(game_folder: Path, path: Path) -> Path:
+    """`path` resolved when it lies inside `game_folder`, else `InputError` naming it."""
+    placed, why = place_in_game(game_folder, path.parent, path.name)
+    if why:
+        shown = Path(display_path(path.parent)) / path.name  # the link's name, not where it leads
+        raise InputError([Problem(str(shown), None, "", why, "a file inside the game folder")])
+    return placed

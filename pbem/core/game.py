@@ -10,6 +10,7 @@ from typing import Any, Callable
 
 from pbem.core.dice import commitment, new_chain_secret, turn_seed
 from pbem.core.errors import InputError, Problem, display_path
+from pbem.core.files import MAX_INPUT_BYTES, inside_game, read_input
 from pbem.core.folder import GAME_FILE, SECRET_FILE, START_STATE, STATE_FILE, TURNS_DIR
 from pbem.core.ruleset import option_problems
 from pbem.core.schemas import validate
@@ -79,7 +80,7 @@ def _check_orders_digest(inputs: TurnInputs) -> None:
     recorded = inputs.output / EVENTS_FILE
     if not recorded.exists():
         return
-    first = recorded.read_text(encoding="utf-8", errors="replace").split("\n", 1)[0]
+    first = read_input(recorded).decode("utf-8", errors="replace").split("\n", 1)[0]
     try:
         digest = json.loads(first).get("orders_digest")
     except (ValueError, AttributeError):
@@ -131,7 +132,7 @@ def verify_game(folder: Path, render: Callable[..., dict[str, bytes]] | None,
     turn_files = sorted((folder / TURNS_DIR).glob("*.yaml"))
     by_state = {}
     for path in turn_files:
-        doc = load_document(path)
+        doc = load_document(inside_game(folder.resolve(), path))  # a received folder may link anywhere
         problems = validate("turn", doc)
         if problems:
             raise InputError(problems)
@@ -153,9 +154,11 @@ def verify_game(folder: Path, render: Callable[..., dict[str, bytes]] | None,
             if not recorded.exists():
                 raise InputError([Problem(display_path(recorded), None, "", "missing: the turn's output "
                                           "was not recorded")])
-            if recorded.read_bytes() != data:
+            # bounded: a recorded file may be endless or a link out of the game, which is never shown
+            recorded_data = read_input(inside_game(folder.resolve(), recorded), len(data) + MAX_INPUT_BYTES)
+            if recorded_data != data:
                 raise InputError([Problem(display_path(recorded), None, "", "does not match the re-played "
-                                          "turn: " + _first_difference(name, recorded.read_bytes(), data))])
+                                          "turn: " + _first_difference(name, recorded_data, data))])
         verified = Verified(turn_path, inputs.state.data["dice"]["turn"], inputs.orders.data["power"],
                             result.events.events[-1]["dice_rolled"])
         progress(verified)
