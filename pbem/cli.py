@@ -28,9 +28,23 @@ def _fail(error: InputError, outcome: str = "nothing was written") -> None:
     raise typer.Exit(code=1)
 
 
+def _show_notes(*docs: Document) -> None:
+    """Tell what was repaired to read these files (tabs, no-break spaces)."""
+    for doc in docs:
+        for note in doc.notes:
+            typer.echo(f"note: {note}", err=True)
+
+
+def _load(path: Path) -> Document:
+    """A YAML file, telling at once what was repaired to read it."""
+    doc = load_document(path)
+    _show_notes(doc)
+    return doc
+
+
 def _load_state(path: Path) -> Document:
     """A state file that passes its schema, else `InputError`."""
-    doc = load_document(path)
+    doc = _load(path)
     problems = validate("state", doc)
     if problems:
         raise InputError(problems)
@@ -108,11 +122,11 @@ def validate_orders(orders: Path = typer.Argument(..., help="The orders file to 
     try:
         state_doc = _load_state(state)
         ruleset = get_ruleset(state_doc.data["ruleset"])
-        orders_doc = load_document(orders)
+        orders_doc = _load(orders)
         problems = validate("orders", orders_doc)
         standing_docs = {}
         for path in standing:
-            doc = load_document(path)
+            doc = _load(path)
             problems += validate("standing-orders", doc)
             if not problems:
                 standing_docs[doc.data["power"]] = doc
@@ -133,6 +147,7 @@ def adjudicate(turn: Path = typer.Argument(..., help="The turn file (ruleset, st
     """Resolve one power's turn: writes the next state, the event log and the reports."""
     try:
         inputs = load_turn(turn)
+        _show_notes(inputs.turn, inputs.state, inputs.orders, *inputs.standing.values())
         check_output(inputs, force=force)  # refuse before spending time on the turn and its map
         result = resolve_turn(inputs, _renderer())
         out = write_outputs(inputs, result.files, force=force)

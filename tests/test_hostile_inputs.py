@@ -227,3 +227,55 @@ def test_verify_refuses_turn_files_that_link_out_of_the_game_or_are_fifos(game):
     with pytest.raises(InputError) as caught:
         verify_game(game, None)
     assert "turns/00-fifo.yaml: (document): not a regular file but a FIFO" in str(caught.value)
+
+
+# ---------------------------------------------------------------------------------------------
+# what mail clients do to YAML
+
+CLEAN = """\
+power: germany
+combat_move:
+        - units: {tank: 2}
+          from: Poland
+          to: W Russia   # the short name
+note: |
+  a\tblock\u00a0keeps its text
+quoted: "a\u00a0quote keeps it\ttoo"
+"""
+MAILED = """\
+power: germany
+combat_move:
+\t- units: {tank: 2}
+\t  from: Poland
+\u00a0\u00a0\u00a0\u00a0\u00a0\u00a0\u00a0\u00a0\u00a0\u00a0to:\u00a0W\u00a0Russia   # the short name
+note: |
+  a\tblock\u00a0keeps its text
+quoted: "a\u00a0quote keeps it\ttoo"
+"""
+
+
+def test_tabs_and_no_break_spaces_are_repaired_with_a_note():
+    clean, mailed = parse_document(CLEAN, "orders.yaml"), parse_document(MAILED, "orders.yaml")
+    assert mailed.data == clean.data and mailed.lines == clean.lines
+    assert clean.notes == []
+    assert [str(n) for n in mailed.notes] == [
+        "orders.yaml:3: a tab in the indentation was read as spaces to the next multiple of 8 columns "
+        "(and on 1 more line)",
+        "orders.yaml:5: a no-break space outside quotes was read as a space"]
+
+
+def test_a_bom_is_dropped_and_quoted_text_is_kept():
+    doc = parse_document("\ufeffpower: germany\nnote: 'it''s\u00a0#1'\u00a0 # \u00a0\nx: it's\u00a0\ufeffme\n", "o.yaml")
+    assert doc.data == {"power": "germany", "note": "it's\u00a0#1", "x": "it's me"}
+    assert [(n.line, n.message[:22]) for n in doc.notes] == [(2, "a no-break space outsi"),
+                                                              (3, "an invisible U+FEFF (b")]
+
+
+def test_validate_prints_the_notes(tmp_path):
+    orders = tmp_path / "orders.yaml"
+    orders.write_text((EXAMPLE / "orders" / "02-germany.yaml").read_text(encoding="utf-8").replace(
+        "power: germany", "power:\u00a0germany"), encoding="utf-8")
+    result = run_pbem("validate", orders, "--state", EXAMPLE / "01-ussr" / "state.yaml", "--standing",
+                      EXAMPLE / "standing" / "ussr.yaml")
+    assert result.exit_code == 0, result.stderr
+    assert f"note: {orders}:" in result.stderr and "a no-break space outside quotes" in result.stderr

@@ -47,6 +47,18 @@ class Problem:
         return text
 
 
+@dataclass(frozen=True)
+class Note:
+    """Something pbem did to read a file that the user should know of (a repaired indentation)."""
+
+    file: str
+    line: int | None
+    message: str
+
+    def __str__(self) -> str:
+        return f"{_where(self.file, self.line)}: {escape_controls(self.message)}"
+
+
 class InputError(Exception):
     """Raised with every problem found, never just the first; nothing has been written when it is."""
 

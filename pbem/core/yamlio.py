@@ -10,8 +10,9 @@ from typing import Any
 
 import yaml
 
-from pbem.core.errors import InputError, Problem, display_path
+from pbem.core.errors import InputError, Note, Problem, display_path
 from pbem.core.files import MAX_INPUT_BYTES, read_input
+from pbem.core.mailfix import repair
 
 FieldPath = tuple[str | int, ...]
 
@@ -31,6 +32,7 @@ class Document:
     path: str
     data: Any
     lines: dict[FieldPath, int] = field(default_factory=dict)
+    notes: list[Note] = field(default_factory=list)  # what was repaired to read it (mailfix.py)
 
     def line(self, path: FieldPath) -> int | None:
         """The line of the value at `path`, or of its nearest enclosing value."""
@@ -205,9 +207,10 @@ def load_document(path: Path | str) -> Document:
 
 
 def parse_document(text: str, shown: str) -> Document:
-    """Parse YAML text named `shown` in messages."""
+    """Parse YAML text named `shown` in messages, after repairing what mail clients do to it."""
     if len(text) > MAX_INPUT_BYTES:
         raise InputError([Problem(shown, None, "", f"longer than {MAX_INPUT_BYTES:,} characters", "a smaller file")])
+    text, repairs = repair(text)
     loader = _PARSER(text)
     try:
         data, lines = _compose(loader)
@@ -223,7 +226,7 @@ def parse_document(text: str, shown: str) -> Document:
         raise InputError([Problem(shown, line, "", f"not valid YAML: {reason}")]) from None
     finally:
         loader.dispose()
-    return Document(shown, data, lines)
+    return Document(shown, data, lines, [Note(shown, line, what) for line, what in repairs])
 
 
 class _Dumper(yaml.SafeDumper):
