@@ -265,7 +265,8 @@ def test_tabs_and_no_break_spaces_are_repaired_with_a_note():
 
 
 def test_a_bom_is_dropped_and_quoted_text_is_kept():
-    doc = parse_document("\ufeffpower: germany\nnote: 'it''s\u00a0#1'\u00a0 # \u00a0\nx: it's\u00a0\ufeffme\n", "o.yaml")
+    text = "\ufeffpower: germany\nnote: 'it''s\u00a0#1'\u00a0 # \u00a0\nx: it's\u00a0\ufeffme\n"
+    doc = parse_document(text, "o.yaml")
     assert doc.data == {"power": "germany", "note": "it's\u00a0#1", "x": "it's me"}
     assert [(n.line, n.message[:22]) for n in doc.notes] == [(2, "a no-break space outsi"),
                                                               (3, "an invisible U+FEFF (b")]

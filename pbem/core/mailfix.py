@@ -25,7 +25,7 @@ _BLANKS = " \t" + NO_BREAK_SPACES
 _LINE_BREAK = re.compile("(\r\n|[\r\n\x85\u2028\u2029])")  # YAML's line breaks, so lines match its lines
 _BLOCK_HEADER = re.compile(r"(?:^|(?<=\s))[|>][1-9+-]{0,2}$")
 
-TAB = "a tab in the indentation was read as spaces to the next multiple of 8 columns"
+TAB = f"a tab in the indentation was read as spaces to the next multiple of {TAB_WIDTH} columns"
 NO_BREAK_SPACE = "a no-break space outside quotes was read as a space"
 STRAY_BOM = "an invisible U+FEFF (byte order mark) was removed"
 
@@ -157,6 +157,7 @@ def repair(text: str) -> tuple[str, list[tuple[int, str]]]:
         parts[index] = lines.repair(parts[index], index // 2 + 1)
     notes = []
     for kind, numbers in lines.found.items():
-        more = f" (and on {len(numbers) - 1} more line{'s' if len(numbers) > 2 else ''})" if len(numbers) > 1 else ""
+        others = len(numbers) - 1
+        more = f" (and on {others} more line{'s' if others > 1 else ''})" if others else ""
         notes.append((numbers[0], kind + more))
     return "".join(parts), sorted(notes)

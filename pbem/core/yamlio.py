@@ -114,7 +114,8 @@ class _Collection:
             return
         if self.key is None:
             if isinstance(value, (dict, list)):
-                raise yaml.constructor.ConstructorError(None, None, "a key must be a plain value", event.start_mark)
+                raise yaml.constructor.ConstructorError(None, None, "a key must be a plain value",
+                                                        event.start_mark)
             key = value if isinstance(value, str) else str(value)
             if key in self.data:
                 raise yaml.constructor.ConstructorError(None, None, f"duplicate key {key!r}", event.start_mark)
@@ -209,7 +210,8 @@ def load_document(path: Path | str) -> Document:
 def parse_document(text: str, shown: str) -> Document:
     """Parse YAML text named `shown` in messages, after repairing what mail clients do to it."""
     if len(text) > MAX_INPUT_BYTES:
-        raise InputError([Problem(shown, None, "", f"longer than {MAX_INPUT_BYTES:,} characters", "a smaller file")])
+        raise InputError([Problem(shown, None, "", f"longer than {MAX_INPUT_BYTES:,} characters",
+                                  "a smaller file")])
     text, repairs = repair(text)
     loader = _PARSER(text)
     try:
