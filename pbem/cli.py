@@ -4,19 +4,18 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Optional
 
 import typer
-import yaml
-
-from pbem.core.errors import InputError, Problem, display_path
 from pbem.core.dice import new_chain_secret
+from pbem.core.errors import InputError, display_path, escape_controls
 from pbem.core.folder import game_folder_of
 from pbem.core.game import Verified, ledger_entry, new_game, record_turn, seed_for_turn, verify_game, write_secret
 from pbem.core.schemas import SCHEMA_NAMES, schema_text, validate
 from pbem.core.turn import check_output, decisions_digest, load_turn, resolve_turn, write_outputs
-from pbem.core.yamlio import Document, load_document
+from pbem.core.yamlio import Document, load_document, load_json_lines, parse_document
 from pbem.rulesets import RULESETS, get_ruleset
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
@@ -31,9 +30,23 @@ def _fail(error: InputError, outcome: str = "nothing was written") -> None:
     raise typer.Exit(code=1)
 
 
+def _show_notes(*docs: Document) -> None:
+    """Tell what was repaired to read these files (tabs, no-break spaces)."""
+    for doc in docs:
+        for note in doc.notes:
+            typer.echo(f"note: {note}", err=True)
+
+
+def _load(path: Path) -> Document:
+    """A YAML file, telling at once what was repaired to read it."""
+    doc = load_document(path)
+    _show_notes(doc)
+    return doc
+
+
 def _load_state(path: Path) -> Document:
     """A state file that passes its schema, else `InputError`."""
-    doc = load_document(path)
+    doc = _load(path)
     problems = validate("state", doc)
     if problems:
         raise InputError(problems)
@@ -56,12 +69,17 @@ def new(ruleset: str = typer.Argument(..., help=f"Ruleset id: {', '.join(RULESET
             "repeat for each. Then every turn needs each player's value: see the README."),
         ) -> None:
     """Create a game folder: opening state, a fresh secret dice seed and its published commitment."""
-    options = {}
+    options, problems = {}, []
     for item in option:
         name, _, value = item.partition("=")
-        options[name.strip()] = yaml.safe_load(value) if value else ""
+        try:  # read as YAML so that numbers and true/false are typed, with every input's limits
+            options[name.strip()] = parse_document(value, "--option").data if value else ""
+        except InputError as exc:
+            problems += [replace(p, line=None, field=name.strip()) for p in exc.problems]
     players = dict((name.strip(), value.strip()) for name, _, value in (p.partition("=") for p in player))
     try:
+        if problems:
+            raise InputError(problems)
         new_game(ruleset, folder, game or folder.resolve().name, options, players)
     except InputError as exc:
         _fail(exc)
@@ -121,11 +139,11 @@ def validate_orders(orders: Path = typer.Argument(..., help="The orders file to 
     try:
         state_doc = _load_state(state)
         ruleset = get_ruleset(state_doc.data["ruleset"])
-        orders_doc = load_document(orders)
+        orders_doc = _load(orders)
         problems = validate("orders", orders_doc)
         standing_docs = {}
         for path in standing:
-            doc = load_document(path)
+            doc = _load(path)
             problems += validate("standing-orders", doc)
             if not problems:
                 standing_docs[doc.data["power"]] = doc
@@ -147,6 +165,7 @@ def adjudicate(turn: Path = typer.Argument(..., help="The turn file (ruleset, st
     """Resolve one power's turn: writes the next state, the event log and the reports."""
     try:
         inputs = load_turn(turn)
+        _show_notes(inputs.turn, inputs.state, inputs.orders, *inputs.standing.values())
         check_output(inputs, force=force)  # refuse before spending time on the turn and its map
         result = resolve_turn(inputs, _renderer())
         out = write_outputs(inputs, result.files, force=force)
@@ -165,7 +184,8 @@ def verify(folder: Path = typer.Argument(..., help="The game folder."),
            ) -> None:
     """Re-play every recorded turn from the opening state and prove every die, state, event and seed."""
     def show(v: Verified) -> None:
-        typer.echo(f"ok  turn {v.turn} ({v.power}), {v.dice} dice: {display_path(v.turn_file)}", err=True)
+        typer.echo(f"ok  turn {v.turn} ({v.power}), {v.dice} dice: {escape_controls(display_path(v.turn_file))}",
+                   err=True)
     try:
         done = verify_game(folder, _renderer() if reports else None, show)
     except InputError as exc:
@@ -187,10 +207,7 @@ def render(state: Path = typer.Argument(..., help="A state file."),
         doc = _load_state(state)
         log = None
         if events is not None:
-            try:
-                log = [json.loads(line) for line in events.read_text(encoding="utf-8").splitlines() if line]
-            except (OSError, ValueError) as exc:
-                raise InputError([Problem(display_path(events), None, "", f"cannot read the event log: {exc}")]) from None
+            log = load_json_lines(events)
         title = f"{doc.data['game']} — round {doc.data['round']}, {doc.data['next_power']} to play"
         png = render_map_png(doc.data, log, title, theatre)
     except InputError as exc:

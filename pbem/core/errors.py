@@ -5,6 +5,25 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+# Characters that would act on the reader's terminal instead of being shown: C0 controls (ESC starts
+# colour and cursor sequences, CR rewrites a line), DEL, C1 controls, the Unicode line and paragraph
+# separators and the bidirectional overrides that reorder what is shown. A player's file names, keys
+# and values reach messages, so every message shows these escaped, as Python writes them.
+_CONTROLS = [*range(0x20), 0x7F, *range(0x80, 0xA0), 0x061C, 0x200E, 0x200F, 0x2028, 0x2029,
+             *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
+_ESCAPED = {code: repr(chr(code))[1:-1] for code in _CONTROLS}
+_ESCAPED_KEEPING_LINES = {code: text for code, text in _ESCAPED.items() if code != ord("\n")}
+
+
+def escape_controls(text: str, keep_newlines: bool = False) -> str:
+    """`text` with every control character written as an escape (`\\x1b`, `\\r`, `\\u202e`);
+    `keep_newlines` keeps line feeds, for messages pbem itself writes on several lines."""
+    return text.translate(_ESCAPED_KEEPING_LINES if keep_newlines else _ESCAPED)
+
+
+def _where(file: str, line: int | None) -> str:
+    return escape_controls(f"{file}:{line}" if line else file)
+
 
 @dataclass(frozen=True)
 class Problem:
@@ -21,11 +40,23 @@ class Problem:
     allowed: str | None = None
 
     def __str__(self) -> str:
-        where = f"{self.file}:{self.line}" if self.line else self.file
-        text = f"{where}: {self.field or '(document)'}: {self.message}"
+        text = f"{_where(self.file, self.line)}: {escape_controls(self.field or '(document)')}: " \
+               f"{escape_controls(self.message, keep_newlines=True)}"
         if self.allowed:
-            text += f" (allowed: {self.allowed})"
+            text += f" (allowed: {escape_controls(self.allowed)})"
         return text
+
+
+@dataclass(frozen=True)
+class Note:
+    """Something pbem did to read a file that the user should know of (a repaired indentation)."""
+
+    file: str
+    line: int | None
+    message: str
+
+    def __str__(self) -> str:
+        return f"{_where(self.file, self.line)}: {escape_controls(self.message)}"
 
 
 class InputError(Exception):

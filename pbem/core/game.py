@@ -13,6 +13,7 @@ from typing import Any, Callable
 
 from pbem.core.dice import CURRENT_SCHEME, commitment, new_chain_secret, turn_seed
 from pbem.core.errors import InputError, Problem, display_path
+from pbem.core.files import MAX_INPUT_BYTES, inside_game, read_input
 from pbem.core.folder import GAME_FILE, SECRET_FILE, START_STATE, STATE_FILE, TURNS_DIR
 from pbem.core.ruleset import option_problems
 from pbem.core.schemas import validate
@@ -98,7 +99,7 @@ def _check_orders_digest(inputs: TurnInputs) -> None:
     recorded = inputs.output / EVENTS_FILE
     if not recorded.exists():
         return
-    first = recorded.read_text(encoding="utf-8", errors="replace").split("\n", 1)[0]
+    first = read_input(recorded).decode("utf-8", errors="replace").split("\n", 1)[0]
     try:
         digest = json.loads(first).get("orders_digest")
     except (ValueError, AttributeError):
@@ -189,26 +190,7 @@ def record_turn(folder: Path, entry: dict[str, Any]) -> None:
     os.replace(staging, folder / LEDGER_FILE)
 
 
-def _check_orders_digest(inputs: TurnInputs) -> None:
-    """The orders are the ones adjudicated: their digest is the one recorded in the event log."""
-    recorded = inputs.output / EVENTS_FILE
-    if not recorded.exists():
-        return
-    first = recorded.read_text(encoding="utf-8", errors="replace").split("\n", 1)[0]
-    try:
-        digest = json.loads(first).get("orders_digest")
-    except (ValueError, AttributeError):
-        return  # the comparison of the event logs reports it
-    if digest is not None and digest != orders_digest(inputs):
-        standing = ", ".join(doc.path for _, doc in sorted(inputs.standing.items()))
-        raise InputError([Problem(inputs.orders.path, None, "", "not the orders that were adjudicated: the "
-                                  "digest of these orders" + (f" and the standing orders ({standing})" if standing
-                                                               else "") + " differs from the orders_digest "
-                                  f"{digest[:16]}… recorded in {display_path(recorded)} line 1; the orders "
-                                  "(or that record) were changed after the turn was adjudicated")])
-
-
-def _check_outputs(inputs: TurnInputs, result: TurnResult, reports: bool) -> None:
+def _check_outputs(folder: Path, inputs: TurnInputs, result: TurnResult, reports: bool) -> None:
     """The recorded outputs are the re-played ones: facts byte for byte, text reports too when
     `reports`; every report is there; and nothing else lies in the output folder."""
     problems = []
@@ -216,9 +198,12 @@ def _check_outputs(inputs: TurnInputs, result: TurnResult, reports: bool) -> Non
         recorded = inputs.output / name
         if not recorded.is_file():
             problems.append(Problem(display_path(recorded), None, "", "missing: the turn's output was not recorded"))
-        elif name in result.files and name not in DRAWN and recorded.read_bytes() != result.files[name]:
-            problems.append(Problem(display_path(recorded), None, "", "does not match the re-played turn: "
-                                    + _first_difference(name, recorded.read_bytes(), result.files[name])))
+        elif name in result.files and name not in DRAWN:
+            # bounded: a recorded file may be endless or a link out of the game, which is never shown
+            data = read_input(inside_game(folder.resolve(), recorded), len(result.files[name]) + MAX_INPUT_BYTES)
+            if data != result.files[name]:
+                problems.append(Problem(display_path(recorded), None, "", "does not match the re-played turn: "
+                                        + _first_difference(name, data, result.files[name])))
     expected = {*result.files, *REPORTS, *DRAWN}
     problems += [Problem(display_path(extra), None, "", "a file the turn did not write", ", ".join(sorted(expected)))
                  for extra in sorted(inputs.output.iterdir()) if extra.name not in expected]
@@ -248,7 +233,7 @@ def verify_game(folder: Path, render: Callable[..., dict[str, bytes]] | None = N
     turn_files = sorted((folder / TURNS_DIR).glob("*.yaml"))
     by_state = {}
     for path in turn_files:
-        doc = load_document(path)
+        doc = load_document(inside_game(folder.resolve(), path))  # a received folder may link anywhere
         problems = validate("turn", doc)
         if problems:
             raise InputError(problems)
@@ -266,7 +251,7 @@ def verify_game(folder: Path, render: Callable[..., dict[str, bytes]] | None = N
         inputs = load_turn(turn_path)
         _check_orders_digest(inputs)
         result = resolve_turn(inputs, render)
-        _check_outputs(inputs, result, render is not None)
+        _check_outputs(folder, inputs, result, render is not None)
         outputs.append(ledger_entry(folder, turn_path, inputs, result))
         verified = Verified(turn_path, inputs.state.data["dice"]["turn"], inputs.orders.data["power"],
                             result.events.events[-1]["dice_rolled"])
@@ -286,11 +271,13 @@ def verify_game(folder: Path, render: Callable[..., dict[str, bytes]] | None = N
 def _check_folder(folder: Path, played: list[dict[str, Any]]) -> None:
     """No output folder lies in the game that no turn of it wrote (a turn file removed, or an
     output folder copied in), and the turns folder holds only turn files."""
-    outputs = {folder / e["output"] for e in played} | {(folder / START_STATE).parent}
-    problems = [Problem(display_path(path.parent), None, "", "an output folder that no turn of the game wrote: "
-                        "its turn file is missing, or it does not belong here")
-                for path in sorted(folder.rglob(STATE_FILE))
-                if path.parent not in outputs and not any(part.startswith(".") for part in path.parts)]
+    outputs = {(folder / e["output"]).resolve() for e in played} | {(folder / START_STATE).parent.resolve()}
+    problems = []
+    for root, folders, files in os.walk(folder):  # never into a link: a received folder may loop
+        folders[:] = sorted(f for f in folders if not f.startswith("."))
+        if STATE_FILE in files and Path(root).resolve() not in outputs:
+            problems.append(Problem(display_path(root), None, "", "an output folder that no turn of the game "
+                                    "wrote: its turn file is missing, or it does not belong here"))
     problems += [Problem(display_path(path), None, "", "not a turn file", "turn files named *.yaml")
                  for path in sorted((folder / TURNS_DIR).iterdir())
                  if path.suffix != ".yaml" and not path.name.startswith(".")]

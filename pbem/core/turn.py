@@ -18,7 +18,8 @@ from typing import Any, Callable, Iterable
 from pbem.core.dice import DiceStream, commitment, shared_key
 from pbem.core.errors import InputError, Problem, display_path
 from pbem.core.events import EventLog
-from pbem.core.folder import STATE_FILE
+from pbem.core.files import place_in_game
+from pbem.core.folder import STATE_FILE, game_folder_of
 from pbem.core.schemas import validate
 from pbem.core.yamlio import Document, dump_yaml, load_document
 from pbem.rulesets import get_ruleset
@@ -58,6 +59,23 @@ def _known_ruleset(doc: Document, field: tuple, name: Any) -> list[Problem]:
     return []
 
 
+def _place_named_files(turn: Document, base: Path, game_folder: Path) -> dict[tuple, Path]:
+    """Every file and folder the turn file names, by its field, resolved; `InputError` for any that
+    lies outside the game folder (a turn file may come from someone else: it must not make pbem
+    read, show or write anything else)."""
+    fields = [("state",), ("orders",), ("output",)]
+    fields += [("standing_orders", power) for power in turn.data.get("standing_orders") or {}]
+    named, problems = {}, []
+    for field in fields:
+        name = turn.data[field[0]] if len(field) == 1 else turn.data[field[0]][field[1]]
+        named[field], why = place_in_game(game_folder, base, name)
+        if why:
+            problems.append(turn.problem(field, why, "a path inside the game folder"))
+    if problems:
+        raise InputError(problems)
+    return named
+
+
 def load_turn(turn_path: Path | str) -> TurnInputs:
     """Load and check a turn file and every file it names; raises `InputError` with every problem."""
     turn = load_document(turn_path)
@@ -68,7 +86,8 @@ def load_turn(turn_path: Path | str) -> TurnInputs:
     if problems:
         raise InputError(problems)
     base = Path(turn_path).resolve().parent
-    state = load_document(base / turn.data["state"])
+    named = _place_named_files(turn, base, game_folder_of(turn_path) or base.parent)
+    state = load_document(named[("state",)])
     problems = validate("state", state)
     if problems:
         raise InputError(problems)
@@ -85,11 +104,11 @@ def load_turn(turn_path: Path | str) -> TurnInputs:
             f"{state.data['dice']['commitment'][:16]}…; it is not the seed of game turn "
             f"{state.data['dice']['turn']} (`pbem seed GAME_FOLDER {state.data['dice']['turn']}` prints it)"))
     seed_problems += _contribution_problems(turn, state.data["dice"])
-    orders = load_document(base / turn.data["orders"])
+    orders = load_document(named[("orders",)])
     problems += validate("orders", orders)
     standing = {}
-    for power, path in (turn.data.get("standing_orders") or {}).items():
-        standing[power] = load_document(base / path)
+    for power in turn.data.get("standing_orders") or {}:
+        standing[power] = load_document(named[("standing_orders", power)])
         problems += validate("standing-orders", standing[power])
     if problems:
         raise InputError(seed_problems + problems)
@@ -100,7 +119,7 @@ def load_turn(turn_path: Path | str) -> TurnInputs:
     problems += ruleset.check_orders(state.data, orders, standing)
     if seed_problems or problems:
         raise InputError(seed_problems + problems)
-    return TurnInputs(turn, base, state, orders, standing, seed, base / turn.data["output"],
+    return TurnInputs(turn, base, state, orders, standing, seed, named[("output",)],
                       dict(turn.data.get("contributions") or {}))
 
 

@@ -6,11 +6,14 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import GeneratorType
 from typing import Any
 
 import yaml
 
-from pbem.core.errors import InputError, Problem, display_path
+from pbem.core.errors import InputError, Note, Problem, display_path
+from pbem.core.files import MAX_INPUT_BYTES, read_input
+from pbem.core.mailfix import repair
 
 FieldPath = tuple[str | int, ...]
 
@@ -30,6 +33,7 @@ class Document:
     path: str
     data: Any
     lines: dict[FieldPath, int] = field(default_factory=dict)
+    notes: list[Note] = field(default_factory=list)  # what was repaired to read it (mailfix.py)
     sha256: str | None = None
     """Of the file's bytes as read, so a report can name exactly the file that was played."""
 
@@ -47,52 +51,182 @@ class Document:
         return Problem(self.path, self.line(path), field_name(path), message, allowed)
 
 
+# Limits on every YAML input, so that no file can cost more than a moment or a little memory.
+# Each is far beyond what a real file needs: pbem's own files nest 4 levels deep and hold a few
+# thousand values; orders of thousands of moves hold about 100,000 values.
+MAX_DEPTH = 32  # deeper nesting would also overflow the stack of a recursive reader
+MAX_NODES = 250_000  # every key and value counts; bounds the memory the data and its lines take
+MAX_INTEGER_LENGTH = 24  # characters; the board counts in thousands, int64 has 19 digits
+MAX_STRING_LENGTH = 10_000  # characters of one key or value: a note of several pages
+
 _SCALARS = yaml.SafeLoader("")
 # libyaml's parser, where PyYAML was built with it, is several times faster on state files
 _PARSER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_INT_TAG = "tag:yaml.org,2002:int"
 
 
-def _walk(node: yaml.Node, path: FieldPath, lines: dict[FieldPath, int]) -> Any:
-    lines[path] = node.start_mark.line + 1
-    if isinstance(node, yaml.MappingNode):
-        result: dict[Any, Any] = {}
-        for key_node, value_node in node.value:
-            key = _walk(key_node, path + ("<key>",), {})
-            if isinstance(key, (dict, list)):
-                raise yaml.constructor.ConstructorError(None, None, "a key must be a plain value", key_node.start_mark)
-            key = str(key) if not isinstance(key, str) else key
-            if key in result:
-                raise yaml.constructor.ConstructorError(
-                    None, None, f"duplicate key {key!r}", key_node.start_mark)
-            result[key] = _walk(value_node, path + (key,), lines)
-            lines[path + (key,)] = key_node.start_mark.line + 1
-        return result
-    if isinstance(node, yaml.SequenceNode):
-        return [_walk(item, path + (i,), lines) for i, item in enumerate(node.value)]
-    return _SCALARS.construct_object(node, deep=True)  # PyYAML's safe rules decide the type
+class _Refused(Exception):
+    """A limit was passed; `field` is where in the document."""
+
+    def __init__(self, message: str, mark: Any, path: FieldPath, allowed: str):
+        super().__init__(message)
+        where = path[:-1] if path[-1:] == ("<key>",) else path  # a key is shown by its mapping
+        self.message, self.line, self.field, self.allowed = message, mark.line + 1, field_name(where), allowed
+
+
+def _scalar(event: yaml.ScalarEvent, path: FieldPath) -> Any:
+    """A scalar's value by PyYAML's safe rules (which decide its type from its text and tag)."""
+    if len(event.value) > MAX_STRING_LENGTH:
+        raise _Refused(f"a text of {len(event.value):,} characters", event.start_mark, path,
+                       f"at most {MAX_STRING_LENGTH:,} characters")
+    tag = event.tag
+    if tag is None or tag == "!":
+        tag = _SCALARS.resolve(yaml.ScalarNode, event.value, event.implicit)
+    if tag == _INT_TAG and len(event.value) > MAX_INTEGER_LENGTH:
+        raise _Refused(f"a number of {len(event.value)} characters", event.start_mark, path,
+                       f"at most {MAX_INTEGER_LENGTH} characters")
+    node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)
+    constructor = _SCALARS.yaml_constructors.get(tag, _SCALARS.yaml_constructors[None])
+    value = constructor(_SCALARS, node)
+    if isinstance(value, GeneratorType):  # a collection's tag on a scalar: PyYAML's error
+        steps = value
+        value = next(steps)
+        for _ in steps:
+            pass
+    return value
+
+
+class _Collection:
+    """A mapping or sequence being read: its data, where it is, and the key awaiting its value."""
+
+    __slots__ = ("data", "path", "key", "key_line")
+
+    def __init__(self, data: dict | list, path: FieldPath):
+        self.data, self.path, self.key, self.key_line = data, path, None, 0
+
+    def child_path(self) -> FieldPath:
+        """Where the next value goes (a mapping's key has no path of its own)."""
+        if isinstance(self.data, list):
+            return self.path + (len(self.data),)
+        return self.path + ("<key>",) if self.key is None else self.path + (self.key,)
+
+    def add(self, value: Any, event: yaml.Event, lines: dict[FieldPath, int]) -> None:
+        """Take the next key or value."""
+        if isinstance(self.data, list):
+            self.data.append(value)
+            return
+        if self.key is None:
+            if isinstance(value, (dict, list)):
+                raise yaml.constructor.ConstructorError(None, None, "a key must be a plain value",
+                                                        event.start_mark)
+            key = value if isinstance(value, str) else str(value)
+            if key in self.data:
+                raise yaml.constructor.ConstructorError(None, None, f"duplicate key {key!r}", event.start_mark)
+            self.key, self.key_line = key, event.start_mark.line + 1
+            return
+        self.data[self.key] = value
+        lines[self.path + (self.key,)] = self.key_line  # a value is found by its key's line
+        self.key = None
+
+
+def _compose(loader: yaml.SafeLoader) -> tuple[Any, dict[FieldPath, int]]:
+    """Build the data from the parser's events, without recursion, counting depth and nodes, and
+    refusing anchors and aliases (orders never need them, pbem never writes them, and an alias can
+    make a small file expand without end)."""
+    lines: dict[FieldPath, int] = {}
+    open_: list[_Collection] = []
+    data, nodes = None, 0
+    loader.get_event()  # the stream's start
+    if loader.check_event(yaml.StreamEndEvent):
+        return None, lines
+    loader.get_event()  # the document's start
+    while not loader.check_event(yaml.DocumentEndEvent):
+        event = loader.get_event()
+        path = open_[-1].child_path() if open_ else ()
+        if isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+            done = open_.pop()
+            value = done.data
+            path = done.path
+        elif isinstance(event, yaml.AliasEvent) or event.anchor is not None:
+            raise _Refused("an anchor or alias (&name, *name)", event.start_mark, path,
+                           "every value written out where it is used")
+        else:
+            nodes += 1
+            if nodes > MAX_NODES:
+                raise _Refused(f"more than {MAX_NODES:,} keys and values", event.start_mark, path,
+                               "a smaller file")
+            if path[-1:] != ("<key>",):
+                lines[path] = event.start_mark.line + 1
+            if isinstance(event, yaml.ScalarEvent):
+                value = _scalar(event, path)
+            else:
+                if len(open_) >= MAX_DEPTH:
+                    raise _Refused(f"nested more than {MAX_DEPTH} levels deep", event.start_mark, path,
+                                   f"at most {MAX_DEPTH} levels")
+                if open_ and open_[-1].key is None and isinstance(open_[-1].data, dict):
+                    raise yaml.constructor.ConstructorError(None, None, "a key must be a plain value",
+                                                            event.start_mark)
+                open_.append(_Collection({} if isinstance(event, yaml.MappingStartEvent) else [], path))
+                continue
+        if open_:
+            open_[-1].add(value, event, lines)
+        else:
+            data = value
+    loader.get_event()
+    if not loader.check_event(yaml.StreamEndEvent):
+        event = loader.get_event()
+        raise yaml.composer.ComposerError("expected a single document in the stream", None,
+                                          "but found another document", event.start_mark)
+    return data, lines
+
+
+def read_text(path: Path | str) -> str:
+    """A bounded regular file's text as UTF-8, else `InputError` naming the file."""
+    return _decode(read_input(path), path)
+
+
+def _decode(data: bytes, path: Path | str) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError([Problem(display_path(path), data.count(b"\n", 0, exc.start) + 1, "",
+                                  "not UTF-8 text", "a file saved as UTF-8")]) from None
+
+
+def load_json_lines(path: Path | str) -> list[Any]:
+    """A JSON-lines file (an event log) read with the same bounds as every input, else `InputError`
+    naming the line."""
+    shown, values = display_path(path), []
+    for number, line in enumerate(read_text(path).split("\n"), start=1):
+        if not line:
+            continue
+        try:
+            values.append(json.loads(line))
+        except (ValueError, RecursionError) as exc:  # a digit run too long, nesting too deep
+            reason = exc.args[0] if isinstance(exc, ValueError) else "nested too deeply"
+            raise InputError([Problem(shown, number, "", f"not valid JSON: {reason}")]) from None
+    return values
 
 
 def load_document(path: Path | str) -> Document:
     """Load one YAML file; a syntax error becomes an `InputError` with the file and line."""
-    shown = display_path(path)
-    try:
-        raw = Path(path).read_bytes()
-        text = raw.decode("utf-8")
-    except FileNotFoundError:
-        raise InputError([Problem(shown, None, "", "file not found")]) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError([Problem(shown, None, "", f"cannot read the file: {exc}")]) from None
-    doc = parse_document(text, shown)
-    doc.sha256 = hashlib.sha256(raw).hexdigest()
+    data = read_input(path)
+    doc = parse_document(_decode(data, path), display_path(path))
+    doc.sha256 = hashlib.sha256(data).hexdigest()
     return doc
 
 
 def parse_document(text: str, shown: str) -> Document:
-    """Parse YAML text named `shown` in messages."""
+    """Parse YAML text named `shown` in messages, after repairing what mail clients do to it."""
+    if len(text) > MAX_INPUT_BYTES:
+        raise InputError([Problem(shown, None, "", f"longer than {MAX_INPUT_BYTES:,} characters",
+                                  "a smaller file")])
+    text, repairs = repair(text)
+    loader = _PARSER(text)
     try:
-        node = yaml.compose(text, Loader=_PARSER)
-        lines: dict[FieldPath, int] = {}
-        data = _walk(node, (), lines) if node is not None else None
+        data, lines = _compose(loader)
+    except _Refused as exc:
+        raise InputError([Problem(shown, exc.line, exc.field, exc.message, exc.allowed)]) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         line = mark.line + 1 if mark else None
@@ -101,7 +235,9 @@ def parse_document(text: str, shown: str) -> Document:
         if context and started and started.line + 1 != line:
             reason += f" ({context} that starts on line {started.line + 1})"
         raise InputError([Problem(shown, line, "", f"not valid YAML: {reason}")]) from None
-    return Document(shown, data, lines)
+    finally:
+        loader.dispose()
+    return Document(shown, data, lines, [Note(shown, line, what) for line, what in repairs])
 
 
 class _Dumper(yaml.SafeDumper):
