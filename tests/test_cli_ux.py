@@ -124,15 +124,25 @@ def test_validate_json():
 
 # --- pbem verify --json ----------------------------------------------------------------------
 
-def test_verify_json_lists_the_turns_verified_and_the_problems(tmp_path):
+def test_verify_json_lists_every_turn_verified():
+    result = pbem("verify", str(EXAMPLE), "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    recorded = sorted((EXAMPLE / "turns").glob("*.yaml"))
+    assert data["ok"] is True and data["problems"] == []
+    assert [t["turn_file"] for t in data["turns"]] == [display_path(t) for t in recorded]
+    assert [t["turn"] for t in data["turns"]] == list(range(1, len(recorded) + 1))
+    assert data["turns"][0]["power"] == "ussr" and isinstance(data["turns"][0]["dice"], int)
+
+
+def test_verify_json_gives_the_problems_of_a_game_that_does_not_verify(tmp_path):
     game = tmp_path / "game"
     shutil.copytree(EXAMPLE, game)
-    shutil.rmtree(game / "03-uk")  # the third turn's outputs are missing
+    state = game / "01-ussr" / "state.yaml"
+    state.write_text(state.read_text(encoding="utf-8").replace("round: 1", "round: 2", 1), encoding="utf-8")
     result = pbem("verify", str(game), "--json")
     assert result.exit_code == 1
     data = json.loads(result.stdout)
-    assert data["ok"] is False
-    assert [(t["turn"], t["power"]) for t in data["turns"]] == [(1, "ussr"), (2, "germany")]
-    assert data["turns"][0]["turn_file"] == display_path(game / "turns" / "01-ussr.yaml")
-    assert isinstance(data["turns"][0]["dice"], int)
-    assert data["problems"] and set(data["problems"][0]) == {"file", "line", "field", "message", "allowed"}
+    assert data["ok"] is False and data["problems"]
+    assert set(data["problems"][0]) == {"file", "line", "field", "message", "allowed"}
+    assert all(t["turn"] != 1 for t in data["turns"])
