@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-import pytest
+from pathlib import Path
 
+import pytest
+from typer.testing import CliRunner
+
+from pbem.cli import app
 from pbem.rulesets.aa_revised.board import Board, board, load_data
 from pbem.rulesets.aa_revised.names import normalise
 
@@ -40,3 +44,14 @@ def test_an_unknown_name_is_refused_with_suggestions_not_guessed():
     message, _ = names.unknown_message("Karelai")
     assert "did you mean 'Karelia S.S.R.'" in message
     assert names.get("Russ") is None  # West Russia or Russia: no guess
+
+
+def test_orders_written_with_short_names_are_valid(tmp_path):
+    example = Path(__file__).resolve().parents[1] / "examples" / "aa-revised"
+    text = (example / "orders" / "01-ussr.yaml").read_text(encoding="utf-8")
+    short = text.replace("path: [West Russia]", "path: [W Russia]").replace("Karelia S.S.R.", "Karelia")
+    assert "[W Russia]" in short and "Karelia S.S.R." not in short
+    orders = tmp_path / "orders.yaml"
+    orders.write_text(short, encoding="utf-8")
+    result = CliRunner().invoke(app, ["validate", str(orders), "--state", str(example / "start" / "state.yaml")])
+    assert result.exit_code == 0, result.output
