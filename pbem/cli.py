@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import sys
-from dataclasses import replace
+import textwrap
+from dataclasses import asdict, replace
+from importlib import metadata
 from pathlib import Path
 from typing import Optional
 
@@ -13,13 +15,25 @@ from pbem.core.dice import new_chain_secret
 from pbem.core.errors import InputError, display_path, escape_controls
 from pbem.core.folder import game_folder_of
 from pbem.core.game import Verified, ledger_entry, new_game, record_turn, seed_for_turn, verify_game, write_secret
-from pbem.core.schemas import SCHEMA_NAMES, schema_text, validate
+from pbem.core.schemas import SCHEMA_NAMES, schema_data, schema_text, validate
 from pbem.core.turn import check_output, decisions_digest, load_turn, resolve_turn, write_outputs
 from pbem.core.yamlio import Document, load_document, load_json_lines, parse_document
 from pbem.rulesets import RULESETS, get_ruleset
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
+app = typer.Typer(no_args_is_help=True, context_settings={"help_option_names": ["-h", "--help"]},
                   help="Play-by-email adjudicator for World War II board games.")
+
+
+def _print_version(wanted: bool) -> None:
+    if wanted:
+        typer.echo(f"pbem {metadata.version('pbem')}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True,
+                                      help="Print pbem's version and exit.")) -> None:
+    """Play-by-email adjudicator for World War II board games."""
 
 
 def _fail(error: InputError, outcome: str = "nothing was written") -> None:
@@ -42,6 +56,31 @@ def _load(path: Path) -> Document:
     doc = load_document(path)
     _show_notes(doc)
     return doc
+
+
+def _print_json(data: dict) -> None:
+    typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def _outcome(failure: InputError | None, as_json: bool, facts: dict, outcome: str) -> None:
+    """With --json one object on stdout (`ok`, `facts`, `problems`), else the problems on stderr;
+    exit code 1 when there are any. Prints nothing for a success without --json."""
+    if as_json:
+        problems = [asdict(p) for p in failure.problems] if failure else []
+        _print_json({"ok": failure is None, **facts, "problems": problems})
+        if failure:
+            raise typer.Exit(code=1)
+    elif failure:
+        _fail(failure, outcome)
+
+
+def _ruleset(ruleset_id: str):
+    """The ruleset called `ruleset_id`, or a message listing the known ones and exit code 1."""
+    try:
+        return get_ruleset(ruleset_id)
+    except KeyError as exc:
+        typer.echo(f"error: unknown ruleset {ruleset_id!r} (allowed: {exc.args[0]})", err=True)
+        raise typer.Exit(code=1)
 
 
 def _load_state(path: Path) -> Document:
@@ -129,33 +168,62 @@ def secret(file: Path = typer.Argument(..., help="The new secret file to write (
     typer.echo(write_secret(file, new_chain_secret()))
 
 
+_KINDS = ("auto", "orders", "standing-orders")
+
+
+def _kind_of(doc: Document) -> str:
+    """Orders unless the file has a field that only standing orders have and none that only orders have."""
+    fields = set(doc.data) if isinstance(doc.data, dict) else set()
+    orders, standing = (set(schema_data(name)["properties"]) for name in ("orders", "standing-orders"))
+    return "standing-orders" if fields & (standing - orders) and not fields & (orders - standing) else "orders"
+
+
 @app.command("validate")
-def validate_orders(orders: Path = typer.Argument(..., help="The orders file to check."),
+def validate_orders(file: Path = typer.Argument(..., help="The orders or standing orders file to check."),
                     state: Path = typer.Option(..., "--state", help="The state the orders are for."),
                     standing: list[Path] = typer.Option([], "--standing",
                                                         help="Standing orders files of other powers."),
+                    kind: str = typer.Option(
+                        "auto", help="What the file is: orders, standing-orders, or auto: standing orders "
+                                     "when it has a field only they have (such as submerge or spaces) "
+                                     "and none that only orders have."),
+                    as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of text."),
                     ) -> None:
-    """Check orders against the schema and the rules without resolving anything."""
+    """Check orders, or standing orders on their own, without resolving anything."""
+    if kind not in _KINDS:
+        typer.echo(f"error: unknown kind {kind!r} (allowed: {', '.join(_KINDS)})", err=True)
+        raise typer.Exit(code=1)
+    failure = None
     try:
         state_doc = _load_state(state)
         ruleset = get_ruleset(state_doc.data["ruleset"])
-        orders_doc = _load(orders)
-        problems = validate("orders", orders_doc)
+        doc = _load(file)
+        if kind == "auto":
+            kind = _kind_of(doc)
+        problems = validate(kind, doc)
         standing_docs = {}
         for path in standing:
-            doc = _load(path)
-            problems += validate("standing-orders", doc)
+            other = _load(path)
+            problems += validate("standing-orders", other)
             if not problems:
-                standing_docs[doc.data["power"]] = doc
+                standing_docs[other.data["power"]] = other
         if not problems:
-            problems = ruleset.check_state(state_doc) + ruleset.check_orders(state_doc.data, orders_doc,
-                                                                             standing_docs)
+            problems = ruleset.check_state(state_doc)
+        if not problems:
+            problems = (ruleset.check_orders(state_doc.data, doc, standing_docs) if kind == "orders"
+                        else ruleset.check_standing_orders(state_doc.data, doc))
         if problems:
             raise InputError(problems)
     except InputError as exc:
-        _fail(exc, "the orders are not valid")
-    typer.echo(f"{display_path(orders)}: the orders are valid; decisions digest "
-               f"{decisions_digest(state_doc.data, orders_doc, standing_docs)}", err=True)
+        failure = exc
+    what = "orders" if kind != "standing-orders" else "standing orders"
+    facts = {"file": display_path(file), "kind": kind}
+    if failure is None and kind == "orders":  # published before the players reveal their dice values
+        facts["decisions_digest"] = decisions_digest(state_doc.data, doc, standing_docs)
+    _outcome(failure, as_json, facts, f"the {what} are not valid")
+    if not as_json:
+        digest = f"; decisions digest {facts['decisions_digest']}" if "decisions_digest" in facts else ""
+        typer.echo(f"{display_path(file)}: the {what} are valid{digest}", err=True)
 
 
 @app.command()
@@ -181,18 +249,28 @@ def adjudicate(turn: Path = typer.Argument(..., help="The turn file (ruleset, st
 def verify(folder: Path = typer.Argument(..., help="The game folder."),
            reports: bool = typer.Option(False, "--reports", help="Also re-render the text reports "
                                         "(report.md, report.bbcode) and compare them byte for byte."),
+           as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of text."),
            ) -> None:
     """Re-play every recorded turn from the opening state and prove every die, state, event and seed."""
+    done: list[Verified] = []
+
     def show(v: Verified) -> None:
-        typer.echo(f"ok  turn {v.turn} ({v.power}), {v.dice} dice: {escape_controls(display_path(v.turn_file))}",
-                   err=True)
+        done.append(v)
+        if not as_json:
+            typer.echo(f"ok  turn {v.turn} ({v.power}), {v.dice} dice: {escape_controls(display_path(v.turn_file))}",
+                       err=True)
+    failure = None
     try:
-        done = verify_game(folder, _renderer() if reports else None, show)
+        verify_game(folder, _renderer() if reports else None, show)
     except InputError as exc:
-        _fail(exc, "the game does not verify")
-    proved = "state, event log, text report and die" if reports else "state, event log and die"
-    typer.echo(f"verified {len(done)} turn{'s' if len(done) != 1 else ''}: every {proved} matches the seeds "
-               "and the orders", err=True)
+        failure = exc
+    turns = [{"turn": v.turn, "power": v.power, "dice": v.dice, "turn_file": display_path(v.turn_file)}
+             for v in done]
+    _outcome(failure, as_json, {"turns": turns}, "the game does not verify")
+    if not as_json:
+        proved = "state, event log, text report and die" if reports else "state, event log and die"
+        typer.echo(f"verified {len(done)} turn{'s' if len(done) != 1 else ''}: every {proved} matches the seeds "
+                   "and the orders", err=True)
 
 
 @app.command()
@@ -279,13 +357,53 @@ def odds(attacker: str = typer.Option(..., help='Attacking units, e.g. "3 infant
 
 
 @app.command()
-def schema(name: str = typer.Argument(..., help=f"One of: {', '.join(SCHEMA_NAMES)}.")) -> None:
-    """Print a JSON Schema (draft 2020-12)."""
-    try:
-        sys.stdout.write(schema_text(name))
-    except KeyError:
+def schema(name: str = typer.Argument(..., help=f"One of: {', '.join(SCHEMA_NAMES)}."),
+           ruleset: Optional[str] = typer.Option(
+               None, help="A ruleset id: the game's complete schema, listing its powers, unit types, "
+                          "developments and spaces (with the other names pbem reads) for editors."),
+           ) -> None:
+    """Print a JSON Schema (draft 2020-12), self-contained."""
+    if name not in SCHEMA_NAMES:
         typer.echo(f"error: unknown schema {name!r} (allowed: {', '.join(SCHEMA_NAMES)})", err=True)
         raise typer.Exit(code=1)
+    names = _ruleset(ruleset).names() if ruleset is not None else None
+    sys.stdout.write(schema_text(name, ruleset, names))
+
+
+def _space_text(space: dict) -> str:
+    if space["kind"] == "sea":
+        facts = "sea zone"
+    elif space["neutral"]:
+        facts = "neutral territory"
+    else:
+        facts = f"{space['ipc']} IPC, held by {space['owner'] or 'nobody'} at the start"
+    lines = [f"{space['name']}: {facts}"]
+    for kind in ("land", "sea"):
+        if space[f"{kind}_neighbours"]:
+            lines += textwrap.wrap(", ".join(space[f"{kind}_neighbours"]), 78, initial_indent=f"  {kind}: ",
+                                   subsequent_indent=" " * (len(kind) + 4), break_on_hyphens=False)
+    return "\n".join(lines)
+
+
+@app.command()
+def board(space: Optional[str] = typer.Argument(
+              None, help="One space (short names like Karelia or W Russia work); default all of them."),
+          ruleset: str = typer.Option("aa-revised", help="Ruleset id."),
+          as_json: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
+          ) -> None:
+    """The board: each space's IPC value, owner at the start and neighbours, land and sea apart."""
+    chosen = _ruleset(ruleset)
+    try:
+        spaces = chosen.spaces(space)
+    except InputError as exc:
+        _fail(exc, "nothing printed")
+    if spaces is None:
+        typer.echo(f"error: the {ruleset} ruleset has no board", err=True)
+        raise typer.Exit(code=1)
+    if as_json:
+        _print_json(spaces[0] if space is not None else {"spaces": spaces})
+    else:
+        typer.echo("\n".join(map(_space_text, spaces)))
 
 
 if __name__ == "__main__":

@@ -41,7 +41,7 @@ research: {development: jet fighter, dice: 1}
 purchase: {infantery: 2, tank: 1}
 combat_move:
   - units: {tank: 1}
-    from: Ukraine
+    from: Ukrain
     path: [Caucasus]
   - units: {infantry: 3}
     from: West Russia

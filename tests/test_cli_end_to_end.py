@@ -320,7 +320,7 @@ power: ussr
 purchase: {infantery: 2, tank: 1}
 combat_move:
   - units: {infantry: 3}
-    from: Karelia
+    from: Karelya
     path: [West Rusia]
   - units: {fighter: 1}
     from: Karelia S.S.R.

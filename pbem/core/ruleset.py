@@ -129,6 +129,30 @@ class Ruleset(ABC):
         `round` and `next_power` are those of the following turn; the core sets `dice`.
         """
 
+    def check_standing_orders(self, state: dict[str, Any], standing: Document) -> list[Problem]:
+        """Problems with one power's standing orders on their own, beyond their schema (`pbem validate`).
+
+        The default finds none: a ruleset whose standing orders name nothing of its own needs no more.
+        """
+        return []
+
+    def spaces(self, name: str | None = None) -> list[dict[str, Any]] | None:
+        """The board's spaces in board order for `pbem board`, or None for a game without a board.
+
+        Each: ``{"name", "kind" ("land" or "sea"), "ipc", "owner" (when the game begins, or None),
+        "neutral", "land_neighbours", "sea_neighbours"}``. With `name` (any spelling the ruleset
+        reads), only that space; `InputError` with suggestions when it names no space.
+        """
+        return None
+
+    def names(self) -> dict[str, dict[str, str]] | None:
+        """Every spelling the ruleset reads, to its canonical name, by kind: ``power``, ``unit_type``,
+        ``development`` and ``space``; None when the ruleset has no names of its own.
+
+        `pbem schema --ruleset` makes editor completions of it.
+        """
+        return None
+
     def summary(self, state: dict[str, Any]) -> dict[str, Any] | None:
         """Facts for the report's position table, or None when the ruleset has none.
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from functools import cache
 from importlib.resources import files
-from typing import Any
+from typing import Any, Mapping
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
-from referencing import Registry, Resource
 
 from pbem.core.errors import Problem
 from pbem.core.yamlio import Document
@@ -18,24 +18,62 @@ from pbem.core.yamlio import Document
 SCHEMA_NAMES = ("orders", "standing-orders", "turn", "state")
 
 
-def schema_text(name: str) -> str:
-    """The schema file's text, as `pbem schema NAME` prints it."""
+def _file(name: str) -> dict[str, Any]:
     if name not in SCHEMA_NAMES:
         raise KeyError(name)
-    return (files("pbem.schemas") / f"{name}.schema.json").read_text(encoding="utf-8")
+    return json.loads((files("pbem.schemas") / f"{name}.schema.json").read_text(encoding="utf-8"))
 
 
-@cache
-def _registry() -> Registry:
-    resources = []
-    for name in SCHEMA_NAMES:
-        resources.append((f"{name}.schema.json", Resource.from_contents(json.loads(schema_text(name)))))
-    return Registry().with_resources(resources).crawl()  # crawled once, not at every $ref
+_OTHER_FILE = re.compile(r"^([a-z-]+)\.schema\.json#/\$defs/(\w+)$")
+
+
+def schema_data(name: str, ruleset: str | None = None, names: Mapping[str, Mapping[str, str]] | None = None
+                ) -> dict[str, Any]:
+    """Schema `name` as one self-contained document, with a game's names when a ruleset is given.
+
+    The files refer to each other by relative paths (`orders.schema.json#/$defs/space`), which
+    editors and check-jsonschema resolve beside the file; a schema printed or saved elsewhere has no
+    neighbours, so every definition it uses from another file is copied into its own `$defs`.
+    `names` (`Ruleset.names()`: kind -> spelling -> canonical name) turns the definitions of powers,
+    unit types, developments and spaces into lists an editor completes; `ruleset` fixes the id.
+    """
+    schema = _file(name)
+    defs = schema.setdefault("$defs", {})
+    pending = [schema]
+    while pending:
+        node = pending.pop()
+        for value in (node.values() if isinstance(node, dict) else node):
+            if isinstance(value, (dict, list)):
+                pending.append(value)
+        ref = node.get("$ref") if isinstance(node, dict) else None
+        match = _OTHER_FILE.match(ref) if isinstance(ref, str) else None
+        if match:
+            other, definition = match.groups()
+            node["$ref"] = f"#/$defs/{definition}"
+            if definition not in defs:
+                # its own references point into its file: name that file so they are copied too
+                text = json.dumps(_file(other)["$defs"][definition])
+                defs[definition] = json.loads(text.replace('"#/$defs/', f'"{other}.schema.json#/$defs/'))
+                pending.append(defs[definition])
+    if ruleset is not None:
+        schema["title"] += f" ({ruleset})"
+        if "ruleset" in defs:
+            defs["ruleset"] = {**defs["ruleset"], "enum": [ruleset]}
+    for kind, spellings in (names or {}).items():
+        if kind in defs:
+            defs[kind] = {**defs[kind], "enum": list(spellings)}
+    return schema
+
+
+def schema_text(name: str, ruleset: str | None = None, names: Mapping[str, Mapping[str, str]] | None = None
+                ) -> str:
+    """`schema_data` as `pbem schema NAME` prints it."""
+    return json.dumps(schema_data(name, ruleset, names), indent=2, ensure_ascii=False) + "\n"
 
 
 @cache
 def _validator(name: str) -> Draft202012Validator:
-    return Draft202012Validator(json.loads(schema_text(name)), registry=_registry())
+    return Draft202012Validator(schema_data(name))
 
 
 def _describe(error: ValidationError) -> tuple[list[str | int], str, str | None]:

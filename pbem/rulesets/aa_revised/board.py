@@ -82,6 +82,8 @@ class Board:
         for name, victory_city in ((t.name, t.victory_city) for t in self.territories.values()):
             if victory_city:
                 self.space_names.add(name, victory_city)  # "Moscow" finds Russia
+        for name, aliases in data.get("aliases", {}).items():
+            self.space_names.add(name, *aliases)
         self.power_table = NameTable("power")
         for power in self.powers:
             self.power_table.add(power, self.power_names[power], *_POWER_ALIASES.get(power, ()))
@@ -193,4 +195,4 @@ _POWER_ALIASES = {
 @lru_cache(maxsize=1)
 def board() -> Board:
     """The board of Axis & Allies Revised (read once)."""
-    return Board(load_data("board.yaml"))
+    return Board({**load_data("board.yaml"), "aliases": load_data("aliases.yaml")})

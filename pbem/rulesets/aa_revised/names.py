@@ -1,7 +1,9 @@
 """Reading the names players write: spaces, unit types, developments and powers.
 
-Players write `sz5`, `Sea Zone 5`, `anglo egypt`, `armour` or `Jet Fighters`; files written by pbem
-always use the canonical names of docs/architecture.md. A name that matches nothing gets the
+Players write `sz5`, `Sea Zone 5`, `anglo egypt`, `Karelia`, `armour` or `Jet Fighters`; files
+written by pbem always use the canonical names of docs/architecture.md. Short names (`Karelia`,
+`W Russia`) come from a curated list, `data/aliases.yaml`, never from guessing: a name that matches
+nothing is refused. A name that matches nothing gets the
 nearest known names as a suggestion, so a typo costs one round trip, not two.
 """
 
@@ -33,6 +35,7 @@ class NameTable:
 
     kind: str  # "space", "unit type", ... used in messages
     canonical: list[str] = field(default_factory=list)
+    spellings: dict[str, str] = field(default_factory=dict)  # as written in the data, for schemas
     _keys: dict[str, str] = field(default_factory=dict)
 
     def add(self, name: str, *aliases: str) -> None:
@@ -40,6 +43,7 @@ class NameTable:
         if name not in self.canonical:
             self.canonical.append(name)
         for spelling in (name, *aliases):
+            self.spellings.setdefault(spelling, name)
             self._keys.setdefault(normalise(spelling), name)
 
     def get(self, text: object) -> str | None:

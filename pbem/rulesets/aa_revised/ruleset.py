@@ -7,13 +7,14 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from pbem.core.errors import Problem
+from pbem.core.errors import InputError, Problem
 from pbem.core.events import EventLog
 from pbem.core.ruleset import Dice, OddsRequest, Option, Ruleset
 from pbem.core.yamlio import Document
 from pbem.rulesets.aa_revised.board import DATA_PACKAGE, board, load_data
 from pbem.rulesets.aa_revised.options import OPTIONS, RULINGS, chosen_options
 from pbem.rulesets.aa_revised.state import FORMAT, RULESET_ID, Position
+from pbem.rulesets.aa_revised.units import unit_table
 
 
 class AxisAlliesRevised(Ruleset):
@@ -62,6 +63,33 @@ class AxisAlliesRevised(Ruleset):
                 dice: Dice, log: EventLog) -> dict[str, Any]:
         from pbem.rulesets.aa_revised.turn import resolve_turn
         return resolve_turn(state, orders, standing, dice, log)
+
+    def check_standing_orders(self, state: dict[str, Any], standing: Document) -> list[Problem]:
+        from pbem.rulesets.aa_revised.orders import read_standing
+        return read_standing(standing)[1]
+
+    def spaces(self, name: str | None = None) -> list[dict[str, Any]]:
+        b = board()
+        chosen = list(b.order)
+        if name is not None:
+            found = b.space_names.get(name)
+            if found is None:
+                message, allowed = b.space_names.unknown_message(name)
+                raise InputError([Problem("pbem board", None, "SPACE", message, allowed)])
+            chosen = [found]
+        facts = []
+        for space in chosen:
+            land = b.territories.get(space)
+            facts.append({"name": space, "kind": "land" if land else "sea", "ipc": b.ipc(space),
+                          "owner": land.original_owner if land else None, "neutral": b.is_neutral(space),
+                          "land_neighbours": [n for n in b.neighbours[space] if b.is_land(n)],
+                          "sea_neighbours": [n for n in b.neighbours[space] if b.is_sea(n)]})
+        return facts
+
+    def names(self) -> dict[str, dict[str, str]]:
+        b, units = board(), unit_table()
+        return {"power": dict(b.power_table.spellings), "unit_type": dict(units.unit_names.spellings),
+                "development": dict(units.development_names.spellings), "space": dict(b.space_names.spellings)}
 
     def summary(self, state: dict[str, Any]) -> dict[str, Any]:
         b, position = board(), Position.from_state(state)

@@ -1,0 +1,110 @@
+"""The JSON Schemas in editors and standard validators: offline, described, and a game's names."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from jsonschema import Draft202012Validator
+from typer.testing import CliRunner
+
+from pbem.cli import app
+from pbem.core.schemas import SCHEMA_NAMES, schema_data
+from pbem.rulesets import get_ruleset
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "examples" / "aa-revised"
+FILES = {"orders": "orders/*.yaml", "standing-orders": "standing/*.yaml", "turn": "turns/*.yaml",
+         "state": "*/state.yaml"}
+
+
+def walk(node, where="$"):
+    """Every (place, schema) of a schema document, nested ones included."""
+    if isinstance(node, dict):
+        yield where, node
+        for key, value in node.items():
+            yield from walk(value, f"{where}.{key}")
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            yield from walk(value, f"{where}[{i}]")
+
+
+@pytest.mark.parametrize("name", SCHEMA_NAMES)
+def test_no_schema_names_a_host_that_does_not_exist(name):
+    text = (ROOT / "schemas" / f"{name}.schema.json").read_text(encoding="utf-8")
+    schema = json.loads(text)
+    assert "$id" not in schema
+    refs = [node["$ref"] for _, node in walk(schema) if "$ref" in node]
+    assert all(not ref.startswith(("http:", "https:")) for ref in refs)
+    assert "pbem.example" not in text
+
+
+@pytest.mark.parametrize("name", SCHEMA_NAMES)
+def test_every_field_has_a_description(name):
+    schema = json.loads((ROOT / "schemas" / f"{name}.schema.json").read_text(encoding="utf-8"))
+    missing = [f"{where}.{field}" for where, node in walk(schema)
+               for field, sub in (node.get("properties") or {}).items()
+               if isinstance(node.get("properties"), dict) and "description" not in sub]
+    missing += [f"$defs.{d}" for d, sub in schema.get("$defs", {}).items() if "description" not in sub]
+    assert missing == []
+
+
+@pytest.mark.parametrize("ruleset", [None, "aa-revised"])
+@pytest.mark.parametrize("name", SCHEMA_NAMES)
+def test_a_printed_schema_stands_alone(name, ruleset):
+    args = ["schema", name] + (["--ruleset", ruleset] if ruleset else [])
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    schema = json.loads(result.stdout)
+    Draft202012Validator.check_schema(schema)
+    refs = [node["$ref"] for _, node in walk(schema) if "$ref" in node]
+    assert refs and all(ref.startswith("#/$defs/") and ref[8:] in schema["$defs"] for ref in refs)
+
+
+def test_the_game_schema_lists_its_names_for_completion():
+    names = get_ruleset("aa-revised").names()
+    orders = schema_data("orders", "aa-revised", names)
+    defs = orders["$defs"]
+    assert {"germany", "Germany"} <= set(defs["power"]["enum"])
+    assert {"infantry", "inf", "tank", "armour"} <= set(defs["unit_type"]["enum"])
+    assert {"West Russia", "W Russia", "SZ 5", "Karelia"} <= set(defs["space"]["enum"])
+    assert {"jet_fighters", "Jet Fighters"} <= set(defs["development"]["enum"])
+    assert schema_data("turn", "aa-revised", names)["$defs"]["ruleset"]["enum"] == ["aa-revised"]
+    assert "enum" not in schema_data("orders")["$defs"]["space"]  # the core's schema names no game
+
+
+def test_an_unknown_ruleset_prints_no_schema():
+    result = CliRunner().invoke(app, ["schema", "orders", "--ruleset", "chess"])
+    assert result.exit_code == 1
+    assert "unknown ruleset 'chess'" in result.output and result.stdout == ""
+
+
+@pytest.mark.parametrize("name", SCHEMA_NAMES)
+@pytest.mark.parametrize("form", ["file", "generic", "game"])
+def test_check_jsonschema_accepts_the_example_game(name, form, tmp_path):
+    """check-jsonschema, offline: the files beside each other, and the printed schemas alone."""
+    if form == "file":
+        schema = ROOT / "schemas" / f"{name}.schema.json"
+    else:
+        schema = tmp_path / f"{name}.json"
+        schema.write_text(json.dumps(schema_data(name, *(("aa-revised", get_ruleset("aa-revised").names())
+                                                          if form == "game" else ()))), encoding="utf-8")
+    inputs = sorted(str(p) for p in EXAMPLE.glob(FILES[name]))
+    assert inputs
+    done = subprocess.run([sys.executable, "-m", "check_jsonschema", "--schemafile", str(schema), *inputs],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_check_jsonschema_refuses_a_misspelt_space_with_the_game_schema(tmp_path):
+    schema = tmp_path / "orders.json"
+    schema.write_text(json.dumps(schema_data("orders", "aa-revised", get_ruleset("aa-revised").names())),
+                      encoding="utf-8")
+    orders = tmp_path / "orders.yaml"
+    orders.write_text("power: germany\ncombat_move:\n  - {units: {tank: 1}, from: Karelai}\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "check_jsonschema", "--schemafile", str(schema), str(orders)],
+                          capture_output=True, text=True)
+    assert done.returncode == 1 and "Karelai" in done.stdout + done.stderr
