@@ -13,6 +13,7 @@ from importlib.resources import files
 from typing import Any
 
 import jinja2
+import markupsafe
 
 from pbem.core.events import EventLog
 from pbem.core.turn import TurnInputs
@@ -198,23 +199,56 @@ def _environment(autoescape: bool) -> jinja2.Environment:
                              keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
                              undefined=jinja2.StrictUndefined)
     env.filters["md"] = _markdown_text
+    env.filters["bb"] = _bbcode_text
+    env.filters["html"] = _html_text
     return env
 
 
-_MARKDOWN_MARKUP = re.compile(r"([\\`*_\[\]|])")
+# Line breaks of every kind (str.splitlines' set), with the blanks around them. Player text stays on
+# one report line, so it can start no heading, list, quote, table or setext underline of its own.
+_LINE_BREAKS_ONLY = re.compile(r"\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+_LINE_BREAKS = re.compile(rf"[ \t]*(?:(?:{_LINE_BREAKS_ONLY.pattern})[ \t]*)+")
+PARAGRAPH_SIGN = " \u23ce "  # " ⏎ ": where the player left a blank line
+# C0 and C1 controls, DEL, and the bidi embeddings, overrides and isolates, which can make text
+# read in another order than it is written; each is shown as its code point, e.g. ⟨U+202E⟩.
+_CONTROLS = re.compile("[\x00-\x08\x0e-\x1b\x1f\x7f-\x84\x86-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def _join_lines(breaks: re.Match[str]) -> str:
+    # a single break is the wrapping of a mail client and reads as a space, as in Markdown itself
+    return PARAGRAPH_SIGN if len(_LINE_BREAKS_ONLY.findall(breaks.group())) > 1 else " "
+
+
+def one_line(text: Any) -> str:
+    """Player text as inert plain text on one line: a line break reads as a space, a blank line as
+    ⏎, a tab as a space, other control characters as their code point; surrounding blanks go."""
+    joined = _LINE_BREAKS.sub(_join_lines, str(text).strip()).replace("\t", " ")
+    return _CONTROLS.sub(lambda m: f"\u27e8U+{ord(m.group()):04X}\u27e9", joined)
+
+
+_MARKDOWN_MARKUP = re.compile(r"([\\`*_\[\]|~])")
+# what makes a block (heading, quote, list, thematic break, code fence) at the start of a line
+_MARKDOWN_BLOCK_START = re.compile(r"^([#+=-])|^(\d+)([.)])")  # ">" is &gt; by now
 
 
 def _markdown_text(text: Any) -> str:
     """Text shown as itself in Markdown: player text must not be able to form links, images,
-    emphasis, code or tables, nor inject HTML (Markdown passes raw HTML through)."""
-    escaped = str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    emphasis, code, tables or blocks, nor inject HTML (Markdown passes raw HTML through)."""
+    escaped = one_line(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     escaped = _MARKDOWN_MARKUP.sub(r"\\\1", escaped)
-    return re.sub(r"(?m)^(\s*)#", r"\1\\#", escaped)  # a leading # would make a heading
+    return _MARKDOWN_BLOCK_START.sub(lambda m: "\\" + m.group(1) if m.group(1) else m.group(2) + "\\" + m.group(3),
+                                     escaped)
 
 
 def _bbcode_text(text: Any) -> str:
-    # BBCode has no escape; a zero-width space after "[" keeps player text from forming tags.
-    return str(text).replace("[", "[\u200b")
+    # BBCode has no escape. A tag needs its name right after "[", so a zero-width space there
+    # leaves the text reading as typed (and copying as typed, bar one invisible character) while
+    # no forum parser (phpBB, MyBB, SMF, vBulletin) sees a tag; forums escape HTML themselves.
+    return one_line(text).replace("[", "[\u200b")
+
+
+def _html_text(text: Any) -> markupsafe.Markup:
+    return markupsafe.escape(one_line(text))
 
 
 def _within_post_limit(text: str, kind: str) -> str:
@@ -232,9 +266,7 @@ def render_markdown(model: dict[str, Any]) -> str:
 
 def render_bbcode(model: dict[str, Any]) -> str:
     """The report for BBCode forums."""
-    env = _environment(False)
-    env.filters["bb"] = _bbcode_text
-    return _within_post_limit(env.get_template("report.bbcode.j2").render(r=model), "BBCode")
+    return _within_post_limit(_environment(False).get_template("report.bbcode.j2").render(r=model), "BBCode")
 
 
 def render_html(model: dict[str, Any], map_png: bytes | None) -> str:

@@ -1,0 +1,181 @@
+"""The turn report read as a player would: player text stays inert text in every format, events
+are listed where they belong in the report's own words, and the inputs of a turn can be checked.
+
+The reports are rendered from synthetic event logs on the example's opening position, so each test
+shows exactly the events it is about.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from markdown_it import MarkdownIt
+
+from pbem.core.events import EventLog
+from pbem.render.report import one_line, render_bbcode, render_html, render_markdown, report_model
+
+START = yaml.safe_load((Path(__file__).parents[1] / "examples/aa-revised/start/state.yaml").read_text("utf-8"))
+HEX = "ab" * 32
+
+
+def reports(*events: dict[str, Any], game: str = "Test game", note: str | None = None,
+            turn_start: dict[str, Any] | None = None) -> dict[str, str]:
+    """The three reports of a turn of Germany whose log holds `events` between its start and end."""
+    before = {**copy.deepcopy(START), "game": game}
+    log = EventLog()
+    log.add("turn_start", round=1, power="germany", turn=2, seed=HEX, seed_commitment=HEX,
+            orders_digest=HEX, **(turn_start or {}))
+    log.extend([copy.deepcopy(e) for e in events])
+    log.add("turn_end", round=1, power="germany", next_power="uk", dice_rolled=0, next_seed_commitment=HEX)
+    model = report_model(before, copy.deepcopy(before), log, note)
+    return {"md": render_markdown(model), "bbcode": render_bbcode(model), "html": render_html(model, None)}
+
+
+def move(note: str | None = None, phase: str = "combat", **fields: Any) -> dict[str, Any]:
+    """A move event of Germany (a tank from Germany to Poland unless `fields` say otherwise)."""
+    event = {"type": "move", "phase": phase, "power": "germany", "units": {"tank": 1}, "from": "Germany",
+             "path": ["Poland"], "to": "Poland", **fields}
+    if note is not None:
+        event["note"] = note
+    return event
+
+
+# --- player text is inert --------------------------------------------------------------------------
+
+HOSTILE = {
+    "carriage return": "fine\r# Forged heading\r- forged item",
+    "line feed": "fine\n\n## Forged heading\n> forged quote",
+    "crlf": "fine\r\n\r\n| a | b |\r\n|---|---|\r\n| 1 | 2 |",
+    "line and paragraph separators": "fine\u2028# Forged\u2029- forged",
+    "next line": "fine\x85# Forged\x85* forged",
+    "setext underlines": "Forged heading\n===\nAnother\n---",
+    "block markers": "# heading",
+    "list dash": "- item",
+    "list star": "* item",
+    "list plus": "+ item",
+    "ordered list": "1. item",
+    "ordered list paren": "12) item",
+    "thematic break": "---",
+    "equals": "===",
+    "blockquote": "> quoted",
+    "table": "| a | b |\n|---|---|",
+    "code fence": "```\ncode\n```",
+    "tilde fence": "~~~\ncode",
+    "indented code": "x\n\n    code block",
+    "backticks": "`code` and ``more``",
+    "link": "[click](http://evil.example/)",
+    "image": "![pic](http://evil.example/p.png)",
+    "reference link": "[x]: http://evil.example/\n[x]",
+    "autolink": "<http://evil.example/>",
+    "html script": "<script>alert(1)</script>",
+    "html img": '<img src=x onerror="alert(1)">',
+    "entities": "&lt;b&gt; &amp; &#60;i&#62;",
+    "emphasis": "**bold** _em_ ~~struck~~",
+    "bbcode url": "[url=http://evil.example/]click[/url]",
+    "bbcode img": "[img]http://evil.example/p.png[/img]",
+    "bbcode close quote": "[/quote][b]forged[/b][quote]",
+    "bbcode size": "[size=200]BIG[/size]",
+    "bbcode list item": "[*]forged item",
+    "trailing backslash": "ends in a break\\",
+    "controls": "bell\x07 null\x00 escape\x1b[31m del\x7f c1\x9b tab\there",
+    "bidi override": "abc\u202edcba\u202c \u2066isolate\u2069",
+}
+FORMATS = ("md", "bbcode", "html")
+
+
+def hostile_and_harmless(text: str, where: str) -> tuple[dict[str, str], dict[str, str]]:
+    """The reports with `text` in one place a player can write, and with a harmless word there."""
+    def make(value: str) -> dict[str, str]:
+        if where == "orders note":
+            return reports(move(), note=value)
+        if where == "move note":
+            return reports(move(value))
+        return reports(move(), game=value)
+    return make(text), make("harmless")
+
+
+def markdown_structure(text: str) -> list[tuple[str, str]]:
+    """The blocks and inline elements a CommonMark parser (with tables and strikethrough) finds."""
+    parser = MarkdownIt("commonmark").enable(["table", "strikethrough"])
+    shape = []
+    for token in parser.parse(text):
+        shape.append((token.type, token.tag))
+        for child in token.children or []:
+            if child.type not in ("text", "text_special", "softbreak") or not shape or shape[-1][0] != "text":
+                shape.append(("text", "") if child.type == "text_special" else (child.type, child.tag))
+    return shape
+
+
+BBCODE_TAG = re.compile(r"\[(/?)([a-z*]+)(?:=[^\]]*)?\]", re.IGNORECASE)
+
+
+class _Elements(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.found: list[tuple[str, tuple]] = []
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        self.found.append((tag, tuple(attrs)))
+
+    def handle_startendtag(self, tag: str, attrs: list) -> None:
+        self.found.append((tag, tuple(attrs)))
+
+    def handle_endtag(self, tag: str) -> None:
+        self.found.append(("/" + tag, ()))
+
+
+def html_elements(text: str) -> list[tuple[str, tuple]]:
+    """Every start and end tag with its attributes, in order, as a browser's tokenizer sees them."""
+    parser = _Elements()
+    parser.feed(text)
+    parser.close()
+    return parser.found
+
+
+@pytest.mark.parametrize("where", ["orders note", "move note", "game name"])
+@pytest.mark.parametrize("name", HOSTILE)
+def test_player_text_cannot_change_the_structure_of_any_report(name, where):
+    hostile, harmless = hostile_and_harmless(HOSTILE[name], where)
+    for kind in FORMATS:
+        assert hostile[kind].count("\n") == harmless[kind].count("\n"), kind
+    assert markdown_structure(hostile["md"]) == markdown_structure(harmless["md"])
+    assert [m.groups() for m in BBCODE_TAG.finditer(hostile["bbcode"])] == \
+        [m.groups() for m in BBCODE_TAG.finditer(harmless["bbcode"])]
+    assert html_elements(hostile["html"]) == html_elements(harmless["html"])
+
+
+CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+@pytest.mark.parametrize("name", ["controls", "bidi override", "next line", "carriage return",
+                                  "line and paragraph separators"])
+def test_no_control_character_reaches_a_report(name):
+    for text in reports(move(HOSTILE[name]), note=HOSTILE[name], game=HOSTILE[name]).values():
+        assert not CONTROL.search(text)
+
+
+def test_control_characters_show_as_their_code_points():
+    assert one_line("bell\x07 \u202eabc\u202c del\x7f") == "bell⟨U+0007⟩ ⟨U+202E⟩abc⟨U+202C⟩ del⟨U+007F⟩"
+
+
+@pytest.mark.parametrize("text, shown", [
+    ("wrapped\nby the mail client\r\nand\rthis", "wrapped by the mail client and this"),
+    ("one paragraph\n\nanother\r\n \r\nthird\u2029\u2029fourth", "one paragraph ⏎ another ⏎ third ⏎ fourth"),
+    ("  \n indented\tand tabbed \n\n", "indented and tabbed"),
+])
+def test_player_text_is_one_line_with_its_paragraphs_marked(text, shown):
+    assert one_line(text) == shown
+
+
+def test_player_text_reads_as_written_in_every_format():
+    text = "# 1. <b>[b]*Go*[/b]</b> & `x` | y"
+    out = reports(move(), note=text)
+    assert "> \\# 1. &lt;b&gt;\\[b\\]\\*Go\\*\\[/b\\]&lt;/b&gt; &amp; \\`x\\` \\| y\n" in out["md"]
+    assert "[quote]# 1. <b>[\u200bb]*Go*[\u200b/b]</b> & `x` | y[/quote]" in out["bbcode"]
+    assert '<div class="note"># 1. &lt;b&gt;[b]*Go*[/b]&lt;/b&gt; &amp; `x` | y</div>' in out["html"]
