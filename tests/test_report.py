@@ -8,6 +8,7 @@ shows exactly the events it is about.
 from __future__ import annotations
 
 import copy
+import html
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -17,11 +18,15 @@ import pytest
 import yaml
 from markdown_it import MarkdownIt
 
+from pbem.core.dice import FixedDice
 from pbem.core.events import EventLog
+from pbem.core.yamlio import parse_document
 from pbem.render.report import one_line, render_bbcode, render_html, render_markdown, report_model
+from pbem.rulesets import get_ruleset
 
 START = yaml.safe_load((Path(__file__).parents[1] / "examples/aa-revised/start/state.yaml").read_text("utf-8"))
 HEX = "ab" * 32
+RULES = get_ruleset("aa-revised")
 
 
 def reports(*events: dict[str, Any], game: str = "Test game", note: str | None = None,
@@ -179,3 +184,77 @@ def test_player_text_reads_as_written_in_every_format():
     assert "> \\# 1. &lt;b&gt;\\[b\\]\\*Go\\*\\[/b\\]&lt;/b&gt; &amp; \\`x\\` \\| y\n" in out["md"]
     assert "[quote]# 1. <b>[\u200bb]*Go*[\u200b/b]</b> & `x` | y[/quote]" in out["bbcode"]
     assert '<div class="note"># 1. &lt;b&gt;[b]*Go*[/b]&lt;/b&gt; &amp; `x` | y</div>' in out["html"]
+
+
+# --- events listed where they belong, in the report's words ----------------------------------------
+
+def played(orders: str, dice: list[int], **units: dict[str, int]) -> EventLog:
+    """The event log of Germany's turn from the opening, with `units` of Germany's put in spaces."""
+    state = copy.deepcopy(START)
+    state["next_power"] = "germany"
+    for space, counts in units.items():
+        state["units"][space.replace("_", " ")]["germany"].update(counts)
+    document = parse_document(orders, "orders.yaml")
+    assert RULES.check_orders(state, document, {}) == []
+    log = EventLog()
+    RULES.resolve(state, document, {}, FixedDice(dice), log)
+    return log
+
+
+def section(report: str, heading: str) -> str:
+    """One `## ` section of a Markdown report, without its heading."""
+    return report.split(f"\n## {heading}\n", 1)[1].split("\n## ", 1)[0]
+
+
+def shown_in_every_format(out: dict[str, str], line: str) -> bool:
+    """Whether `line` is a list item in each report."""
+    return (f"\n- {line}\n" in out["md"] and f"\n[*]{line}\n" in out["bbcode"]
+            and f"<li>{line}</li>" in html.unescape(out["html"]))
+
+
+def test_move_notes_name_units_with_plurals():
+    log = played("power: germany\nnoncombat_move:\n  - units: {transport: 2}\n    from: SZ 5\n"
+                 "    load: [{units: {tank: 2}, from: Germany}]\n    unload: Eastern Europe\n", [],
+                 SZ_5={"transport": 2})
+    [loading] = [e for e in log.of_type("move") if e["units"] == {"transport": 2}]
+    assert loading["note"] == "loads 2 tanks from Germany; unloads 2 tanks in Eastern Europe"
+
+
+def test_a_rocket_strike_skipped_for_failed_research_is_shown_as_one():
+    log = played("power: germany\nresearch: {development: rockets, dice: 1}\n"
+                 "rockets:\n  - {from: Germany, target: United Kingdom}\n", [6])
+    out = reports(*log.events[:-1])  # without the income: the helper ends the turn
+    line = "Germany's rocket strike from Germany at United Kingdom is not made: Rockets has not been developed"
+    assert shown_in_every_format(out, line)
+    assert line in section(out["md"], "Strategic bombing and rockets")
+    assert "Moves not made" not in out["md"] and "germany" not in out["md"].replace("Germany", "")
+
+
+RAID = [move("strategic bombing raid on Russia", units={"bomber": 2}, path=["Eastern Europe", "Belorussia",
+                                                                           "West Russia", "Russia"], to="Russia"),
+        {"type": "aa_fire", "space": "Russia", "power": "ussr", "targets": {"bomber": 2}, "dice": [1, 4],
+         "hits": 1, "casualties": {"bomber": 1}, "battle": None},
+        {"type": "bombing", "space": "Russia", "power": "germany", "victim": "ussr", "bombers": 1, "dice": [5],
+         "damage": 5, "cap_per_bomber": 8, "paid": 5}]
+
+
+def test_the_aa_fire_of_a_bombing_raid_is_listed_with_its_raid():
+    out = reports(*RAID)
+    raids = section(out["md"], "Strategic bombing and rockets")
+    fire = "Raid on Russia: AA gun in Russia (USSR) fires at 2 bombers: 1 4 — 1 hit, shoots down 1 bomber"
+    assert shown_in_every_format(out, fire)
+    assert raids.index(fire) < raids.index("Germany bombs the industrial complex in Russia with 1 bomber")
+    assert "AA gun" not in section(out["md"], "Combat moves") and "AA fire on flight paths" not in out["md"]
+
+
+@pytest.mark.parametrize("phase", ["combat", "noncombat"])
+def test_aa_fire_on_a_flight_path_has_its_own_part_naming_the_move(phase):
+    flight = move(phase=phase, units={"fighter": 2}, path=["Eastern Europe", "Karelia S.S.R."], to="Karelia S.S.R.")
+    fire = {"type": "aa_fire", "space": "Eastern Europe", "power": "ussr", "targets": {"fighter": 2},
+            "dice": [3, 6], "hits": 0, "casualties": {}, "battle": None}
+    out = reports(flight, fire)
+    line = (f"{phase.capitalize()} move, 2 fighters Germany → Karelia S.S.R.: "
+            "AA gun in Eastern Europe (USSR) fires at 2 fighters: 3 6 — 0 hits")
+    assert shown_in_every_format(out, line)
+    assert line in section(out["md"], "AA fire on flight paths")
+    assert "AA gun" not in section(out["md"], "Combat moves") and "Strategic bombing" not in out["md"]

@@ -123,6 +123,48 @@ def _other_line(e: dict[str, Any]) -> str:
     return str(e)
 
 
+def _aa_fire_text(e: dict[str, Any]) -> str:
+    text = (f"AA gun in {e['space']} ({power_name(e['power'])}) fires at {units_text(e['targets'])}: "
+            f"{' '.join(map(str, e['dice']))} — {e['hits']} hit{'s' if e['hits'] != 1 else ''}")
+    if e.get("casualties"):
+        text += f", shoots down {units_text(e['casualties'])}"
+    return text
+
+
+def _raid_fire(events: list[dict[str, Any]], i: int) -> bool:
+    """Whether events[i] is the AA fire of a bombing raid: the raid's bombing event follows it at once."""
+    e, after = events[i], events[i + 1] if i + 1 < len(events) else {}
+    return (e["type"] == "aa_fire" and not e.get("battle") and after.get("type") == "bombing"
+            and after["space"] == e["space"])
+
+
+def _raids(events: list[dict[str, Any]]) -> list[str]:
+    """Each strategic bombing raid: its AA fire (if a gun defends the complex), then its damage."""
+    lines = []
+    for i, e in enumerate(events):
+        if _raid_fire(events, i):
+            lines.append(f"Raid on {e['space']}: {_aa_fire_text(e)}")
+        elif e["type"] == "bombing":
+            lines.append(f"{power_name(e['power'])} bombs the industrial complex in {e['space']} with "
+                         f"{e['bombers']} bomber{'s' if e['bombers'] != 1 else ''}: rolled "
+                         f"{' '.join(map(str, e['dice']))}, damage {e['damage']} (at most {e['cap_per_bomber']} "
+                         f"per bomber); {power_name(e['victim'])} pays {e['paid']} IPC")
+    return lines
+
+
+def _flak(events: list[dict[str, Any]]) -> list[str]:
+    """AA fire at aircraft on their flight path, each with the move it hit (the move event before it)."""
+    lines, flight = [], None
+    for i, e in enumerate(events):
+        if e["type"] == "move":
+            flight = e
+        elif e["type"] == "aa_fire" and not e.get("battle") and not _raid_fire(events, i):
+            move = (f"{flight['phase'].capitalize()} move, {units_text(flight['units'])} {flight['from']} → "
+                    f"{flight['to']}: ") if flight else ""
+            lines.append(move + _aa_fire_text(e))
+    return lines
+
+
 def _position(summary: dict[str, Any] | None) -> dict[str, Any] | None:
     if summary is None:
         return None
@@ -157,17 +199,13 @@ def report_model(before: dict[str, Any], after: dict[str, Any], log: EventLog,
         "purchases": [f"{power_name(e['power'])} buys {units_text(e['units'])} for {e['cost']} IPC "
                       f"({e['treasury_after']} IPC left)" for e in log.of_type("purchase")],
         "combat_moves": [_move_line(e) for e in log.of_type("move") if e["phase"] == "combat"],
-        "flak": [f"AA gun in {e['space']} ({power_name(e['power'])}) fires at {units_text(e['targets'])}: "
-                 f"{' '.join(map(str, e['dice']))} — {e['hits']} hit{'s' if e['hits'] != 1 else ''}"
-                 for e in log.of_type("aa_fire") if not e.get("battle")],
-        "bombings": [f"{power_name(e['power'])} bombs the industrial complex in {e['space']} with "
-                     f"{e['bombers']} bomber{'s' if e['bombers'] != 1 else ''}: rolled "
-                     f"{' '.join(map(str, e['dice']))}, damage {e['damage']} (at most {e['cap_per_bomber']} "
-                     f"per bomber); {power_name(e['victim'])} pays {e['paid']} IPC"
-                     for e in log.of_type("bombing")],
+        "flak": _flak(events),
+        "bombings": _raids(events),
         "rockets": [f"{power_name(e['power'])} fires a rocket from {e['from']} at {e['target']}: rolled "
                     f"{e['die']}, damage {e['damage']}; {power_name(e['victim'])} pays {e['paid']} IPC"
-                    for e in log.of_type("rocket")],
+                    for e in log.of_type("rocket")]
+        + [f"{power_name(e['power'])}'s rocket strike from {e['from']} at {e['target']} is not made: {e['reason']}"
+           for e in log.of_type("rocket_skipped")],
         "battles": battles,
         "captures": [_other_line(e) for e in log.of_type("capture")],
         "plunder": [f"{power_name(e['power'])} takes {e['ipc']} IPC from {power_name(e['from'])}'s treasury"
