@@ -258,3 +258,41 @@ def test_aa_fire_on_a_flight_path_has_its_own_part_naming_the_move(phase):
     assert shown_in_every_format(out, line)
     assert line in section(out["md"], "AA fire on flight paths")
     assert "AA gun" not in section(out["md"], "Combat moves") and "Strategic bombing" not in out["md"]
+
+
+# --- the inputs of a turn, for a player to check ---------------------------------------------------
+
+SHA = {"orders": "1" * 64, "uk": "2" * 64}
+SCHEME_2 = {
+    "dice_scheme": 2,
+    "inputs": [{"kind": "orders", "power": "germany", "file": "orders/02-germany.yaml", "sha256": SHA["orders"]},
+               {"kind": "standing_orders", "power": "uk", "file": "standing/uk.yaml", "sha256": SHA["uk"]},
+               {"kind": "standing_orders", "power": "usa", "file": None, "sha256": None}],
+    "contributions": [{"player": "Anna <anna@example.org>", "value": "3" * 64}],
+}
+
+
+def test_every_report_lists_the_inputs_of_a_turn_and_how_to_check_them():
+    out = reports(turn_start=SCHEME_2)
+    for line in ("Orders of Germany: orders/02-germany.yaml, SHA-256 " + SHA["orders"],
+                 "Standing orders of UK: standing/uk.yaml, SHA-256 " + SHA["uk"],
+                 "Standing orders of USA: none in force, the defaults apply",
+                 f"Digest of the decisions (names resolved, notes and layout left out): {HEX}"):
+        assert shown_in_every_format(out, line), line
+    assert "orders/02-germany.yaml" in section(out["md"], "Inputs of this turn")
+    for text in out.values():
+        assert "sha256sum FILE" in text
+
+
+def test_a_players_name_in_the_inputs_is_inert_text():
+    out = reports(turn_start=SCHEME_2)
+    assert "- Contribution of Anna &lt;anna@example.org&gt; to the dice: " + "3" * 64 in out["md"]
+    assert "<li>Contribution of Anna &lt;anna@example.org&gt; to the dice: " in out["html"]
+    assert "[*]Contribution of Anna <anna@example.org> to the dice: " in out["bbcode"]
+
+
+def test_a_game_with_the_first_dice_scheme_has_no_inputs_section():
+    out, listed = reports(), reports(turn_start=SCHEME_2)
+    for kind in FORMATS:
+        assert "Inputs of this turn" not in out[kind] and "sha256sum" not in out[kind]
+        assert "Inputs of this turn" in listed[kind]

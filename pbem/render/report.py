@@ -165,6 +165,20 @@ def _flak(events: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
+def _inputs(start: dict[str, Any]) -> list[str]:
+    """The files, decisions digest and shared randomness a turn's dice are bound to, for a player to
+    check; empty for a game whose turn_start does not list its inputs (dice scheme 1)."""
+    lines = []
+    for i in start.get("inputs") or []:
+        what = f"{'Orders' if i['kind'] == 'orders' else 'Standing orders'} of {power_name(i['power'])}"
+        lines.append(f"{what}: {i['file']}, SHA-256 {i['sha256']}" if i["file"] is not None
+                     else f"{what}: none in force, the defaults apply")
+    if lines:
+        lines.append(f"Digest of the decisions (names resolved, notes and layout left out): {start['orders_digest']}")
+    lines += [f"Contribution of {c['player']} to the dice: {c['value']}" for c in start.get("contributions") or []]
+    return lines
+
+
 def _position(summary: dict[str, Any] | None) -> dict[str, Any] | None:
     if summary is None:
         return None
@@ -223,6 +237,7 @@ def report_model(before: dict[str, Any], after: dict[str, Any], log: EventLog,
         "summary": _position(ruleset.summary(after)),
         "defaults": [_other_line(e) for e in log.of_type("default")],
         "rulings": sorted({_other_line(e) for e in log.of_type("ruling")}),
+        "inputs": _inputs(start),
         "seed": start["seed"], "commitment": start["seed_commitment"],
         "next_commitment": end["next_seed_commitment"], "next_turn": start["turn"] + 1,
         "dice_rolled": end["dice_rolled"], "next_power": power_name(end["next_power"]),
