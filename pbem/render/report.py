@@ -261,7 +261,7 @@ def _environment(autoescape: bool) -> jinja2.Environment:
 # one report line, so it can start no heading, list, quote, table or setext underline of its own.
 _LINE_BREAKS_ONLY = re.compile(r"\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
 _LINE_BREAKS = re.compile(rf"[ \t]*(?:(?:{_LINE_BREAKS_ONLY.pattern})[ \t]*)+")
-PARAGRAPH_SIGN = " \u23ce "  # " ⏎ ": where the player left a blank line
+_PARAGRAPH_SIGN = " \u23ce "  # " ⏎ ": where the player left a blank line
 # C0 and C1 controls, DEL, and the bidi embeddings, overrides and isolates, which can make text
 # read in another order than it is written; each is shown as its code point, e.g. ⟨U+202E⟩.
 _CONTROLS = re.compile("[\x00-\x08\x0e-\x1b\x1f\x7f-\x84\x86-\x9f\u202a-\u202e\u2066-\u2069]")
@@ -269,7 +269,7 @@ _CONTROLS = re.compile("[\x00-\x08\x0e-\x1b\x1f\x7f-\x84\x86-\x9f\u202a-\u202e\u
 
 def _join_lines(breaks: re.Match[str]) -> str:
     # a single break is the wrapping of a mail client and reads as a space, as in Markdown itself
-    return PARAGRAPH_SIGN if len(_LINE_BREAKS_ONLY.findall(breaks.group())) > 1 else " "
+    return _PARAGRAPH_SIGN if len(_LINE_BREAKS_ONLY.findall(breaks.group())) > 1 else " "
 
 
 def one_line(text: Any) -> str:
@@ -281,7 +281,7 @@ def one_line(text: Any) -> str:
 
 _MARKDOWN_MARKUP = re.compile(r"([\\`*_\[\]|~])")
 # what makes a block (heading, quote, list, thematic break, code fence) at the start of a line
-_MARKDOWN_BLOCK_START = re.compile(r"^([#+=-])|^(\d+)([.)])")  # ">" is &gt; by now
+_MARKDOWN_BLOCK_START = re.compile(r"^(?=[#+=-])|^(\d+)(?=[.)])")  # ">" is &gt; by now
 
 
 def _markdown_text(text: Any) -> str:
@@ -289,8 +289,7 @@ def _markdown_text(text: Any) -> str:
     emphasis, code, tables or blocks, nor inject HTML (Markdown passes raw HTML through)."""
     escaped = one_line(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     escaped = _MARKDOWN_MARKUP.sub(r"\\\1", escaped)
-    return _MARKDOWN_BLOCK_START.sub(lambda m: "\\" + m.group(1) if m.group(1) else m.group(2) + "\\" + m.group(3),
-                                     escaped)
+    return _MARKDOWN_BLOCK_START.sub(lambda m: (m.group(1) or "") + "\\", escaped, count=1)
 
 
 def _bbcode_text(text: Any) -> str:
