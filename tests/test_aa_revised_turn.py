@@ -34,6 +34,7 @@ EVENT_FIELDS = {
     "plunder": ({"power", "from", "ipc"}, set()),
     "bombing": ({"space", "power", "victim", "bombers", "dice", "damage", "cap_per_bomber", "paid"}, set()),
     "rocket": ({"from", "target", "power", "victim", "die", "damage", "paid"}, set()),
+    "rocket_skipped": ({"from", "target", "power", "reason"}, set()),
     "lost": ({"power", "space", "units", "reason"}, set()),
     "place": ({"power", "space", "units"}, set()),
     "income": ({"power", "amount", "treasury_after"}, {"reason"}),

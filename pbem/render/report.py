@@ -13,6 +13,7 @@ from importlib.resources import files
 from typing import Any
 
 import jinja2
+import markupsafe
 
 from pbem.core.events import EventLog
 from pbem.core.turn import TurnInputs
@@ -122,6 +123,62 @@ def _other_line(e: dict[str, Any]) -> str:
     return str(e)
 
 
+def _aa_fire_text(e: dict[str, Any]) -> str:
+    text = (f"AA gun in {e['space']} ({power_name(e['power'])}) fires at {units_text(e['targets'])}: "
+            f"{' '.join(map(str, e['dice']))} — {e['hits']} hit{'s' if e['hits'] != 1 else ''}")
+    if e.get("casualties"):
+        text += f", shoots down {units_text(e['casualties'])}"
+    return text
+
+
+def _raid_fire(events: list[dict[str, Any]], i: int) -> bool:
+    """Whether events[i] is the AA fire of a bombing raid: the raid's bombing event follows it at once."""
+    e, after = events[i], events[i + 1] if i + 1 < len(events) else {}
+    return (e["type"] == "aa_fire" and not e.get("battle") and after.get("type") == "bombing"
+            and after["space"] == e["space"])
+
+
+def _raids(events: list[dict[str, Any]]) -> list[str]:
+    """Each strategic bombing raid: its AA fire (if a gun defends the complex), then its damage."""
+    lines = []
+    for i, e in enumerate(events):
+        if _raid_fire(events, i):
+            lines.append(f"Raid on {e['space']}: {_aa_fire_text(e)}")
+        elif e["type"] == "bombing":
+            lines.append(f"{power_name(e['power'])} bombs the industrial complex in {e['space']} with "
+                         f"{e['bombers']} bomber{'s' if e['bombers'] != 1 else ''}: rolled "
+                         f"{' '.join(map(str, e['dice']))}, damage {e['damage']} (at most {e['cap_per_bomber']} "
+                         f"per bomber); {power_name(e['victim'])} pays {e['paid']} IPC")
+    return lines
+
+
+def _flak(events: list[dict[str, Any]]) -> list[str]:
+    """AA fire at aircraft on their flight path, each with the move it hit (the move event before it)."""
+    lines, flight = [], None
+    for i, e in enumerate(events):
+        if e["type"] == "move":
+            flight = e
+        elif e["type"] == "aa_fire" and not e.get("battle") and not _raid_fire(events, i):
+            move = (f"{flight['phase'].capitalize()} move, {units_text(flight['units'])} {flight['from']} → "
+                    f"{flight['to']}: ") if flight else ""
+            lines.append(move + _aa_fire_text(e))
+    return lines
+
+
+def _inputs(start: dict[str, Any]) -> list[str]:
+    """The files, decisions digest and shared randomness a turn's dice are bound to, for a player to
+    check; empty for a game whose turn_start does not list its inputs (dice scheme 1)."""
+    lines = []
+    for i in start.get("inputs") or []:
+        what = f"{'Orders' if i['kind'] == 'orders' else 'Standing orders'} of {power_name(i['power'])}"
+        lines.append(f"{what}: {i['file']}, SHA-256 {i['sha256']}" if i["file"] is not None
+                     else f"{what}: none in force, the defaults apply")
+    if lines:
+        lines.append(f"Digest of the decisions (names resolved, notes and layout left out): {start['orders_digest']}")
+    lines += [f"Contribution of {c['player']} to the dice: {c['value']}" for c in start.get("contributions") or []]
+    return lines
+
+
 def _position(summary: dict[str, Any] | None) -> dict[str, Any] | None:
     if summary is None:
         return None
@@ -156,17 +213,13 @@ def report_model(before: dict[str, Any], after: dict[str, Any], log: EventLog,
         "purchases": [f"{power_name(e['power'])} buys {units_text(e['units'])} for {e['cost']} IPC "
                       f"({e['treasury_after']} IPC left)" for e in log.of_type("purchase")],
         "combat_moves": [_move_line(e) for e in log.of_type("move") if e["phase"] == "combat"],
-        "flak": [f"AA gun in {e['space']} ({power_name(e['power'])}) fires at {units_text(e['targets'])}: "
-                 f"{' '.join(map(str, e['dice']))} — {e['hits']} hit{'s' if e['hits'] != 1 else ''}"
-                 for e in log.of_type("aa_fire") if not e.get("battle")],
-        "bombings": [f"{power_name(e['power'])} bombs the industrial complex in {e['space']} with "
-                     f"{e['bombers']} bomber{'s' if e['bombers'] != 1 else ''}: rolled "
-                     f"{' '.join(map(str, e['dice']))}, damage {e['damage']} (at most {e['cap_per_bomber']} "
-                     f"per bomber); {power_name(e['victim'])} pays {e['paid']} IPC"
-                     for e in log.of_type("bombing")],
+        "flak": _flak(events),
+        "bombings": _raids(events),
         "rockets": [f"{power_name(e['power'])} fires a rocket from {e['from']} at {e['target']}: rolled "
                     f"{e['die']}, damage {e['damage']}; {power_name(e['victim'])} pays {e['paid']} IPC"
-                    for e in log.of_type("rocket")],
+                    for e in log.of_type("rocket")]
+        + [f"{power_name(e['power'])}'s rocket strike from {e['from']} at {e['target']} is not made: {e['reason']}"
+           for e in log.of_type("rocket_skipped")],
         "battles": battles,
         "captures": [_other_line(e) for e in log.of_type("capture")],
         "plunder": [f"{power_name(e['power'])} takes {e['ipc']} IPC from {power_name(e['from'])}'s treasury"
@@ -184,6 +237,7 @@ def report_model(before: dict[str, Any], after: dict[str, Any], log: EventLog,
         "summary": _position(ruleset.summary(after)),
         "defaults": [_other_line(e) for e in log.of_type("default")],
         "rulings": sorted({_other_line(e) for e in log.of_type("ruling")}),
+        "inputs": _inputs(start),
         "seed": start["seed"], "commitment": start["seed_commitment"],
         "next_commitment": end["next_seed_commitment"], "next_turn": start["turn"] + 1,
         "dice_rolled": end["dice_rolled"], "next_power": power_name(end["next_power"]),
@@ -198,23 +252,55 @@ def _environment(autoescape: bool) -> jinja2.Environment:
                              keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
                              undefined=jinja2.StrictUndefined)
     env.filters["md"] = _markdown_text
+    env.filters["bb"] = _bbcode_text
+    env.filters["html"] = _html_text
     return env
 
 
-_MARKDOWN_MARKUP = re.compile(r"([\\`*_\[\]|])")
+# Line breaks of every kind (str.splitlines' set), with the blanks around them. Player text stays on
+# one report line, so it can start no heading, list, quote, table or setext underline of its own.
+_LINE_BREAKS_ONLY = re.compile(r"\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+_LINE_BREAKS = re.compile(rf"[ \t]*(?:(?:{_LINE_BREAKS_ONLY.pattern})[ \t]*)+")
+_PARAGRAPH_SIGN = " \u23ce "  # " ⏎ ": where the player left a blank line
+# C0 and C1 controls, DEL, and the bidi embeddings, overrides and isolates, which can make text
+# read in another order than it is written; each is shown as its code point, e.g. ⟨U+202E⟩.
+_CONTROLS = re.compile("[\x00-\x08\x0e-\x1b\x1f\x7f-\x84\x86-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def _join_lines(breaks: re.Match[str]) -> str:
+    # a single break is the wrapping of a mail client and reads as a space, as in Markdown itself
+    return _PARAGRAPH_SIGN if len(_LINE_BREAKS_ONLY.findall(breaks.group())) > 1 else " "
+
+
+def one_line(text: Any) -> str:
+    """Player text as inert plain text on one line: a line break reads as a space, a blank line as
+    ⏎, a tab as a space, other control characters as their code point; surrounding blanks go."""
+    joined = _LINE_BREAKS.sub(_join_lines, str(text).strip()).replace("\t", " ")
+    return _CONTROLS.sub(lambda m: f"\u27e8U+{ord(m.group()):04X}\u27e9", joined)
+
+
+_MARKDOWN_MARKUP = re.compile(r"([\\`*_\[\]|~])")
+# what makes a block (heading, quote, list, thematic break, code fence) at the start of a line
+_MARKDOWN_BLOCK_START = re.compile(r"^(?=[#+=-])|^(\d+)(?=[.)])")  # ">" is &gt; by now
 
 
 def _markdown_text(text: Any) -> str:
     """Text shown as itself in Markdown: player text must not be able to form links, images,
-    emphasis, code or tables, nor inject HTML (Markdown passes raw HTML through)."""
-    escaped = str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    emphasis, code, tables or blocks, nor inject HTML (Markdown passes raw HTML through)."""
+    escaped = one_line(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     escaped = _MARKDOWN_MARKUP.sub(r"\\\1", escaped)
-    return re.sub(r"(?m)^(\s*)#", r"\1\\#", escaped)  # a leading # would make a heading
+    return _MARKDOWN_BLOCK_START.sub(lambda m: (m.group(1) or "") + "\\", escaped, count=1)
 
 
 def _bbcode_text(text: Any) -> str:
-    # BBCode has no escape; a zero-width space after "[" keeps player text from forming tags.
-    return str(text).replace("[", "[\u200b")
+    # BBCode has no escape. A tag needs its name right after "[", so a zero-width space there
+    # leaves the text reading as typed (and copying as typed, bar one invisible character) while
+    # no forum parser (phpBB, MyBB, SMF, vBulletin) sees a tag; forums escape HTML themselves.
+    return one_line(text).replace("[", "[\u200b")
+
+
+def _html_text(text: Any) -> markupsafe.Markup:
+    return markupsafe.escape(one_line(text))
 
 
 def _within_post_limit(text: str, kind: str) -> str:
@@ -232,9 +318,7 @@ def render_markdown(model: dict[str, Any]) -> str:
 
 def render_bbcode(model: dict[str, Any]) -> str:
     """The report for BBCode forums."""
-    env = _environment(False)
-    env.filters["bb"] = _bbcode_text
-    return _within_post_limit(env.get_template("report.bbcode.j2").render(r=model), "BBCode")
+    return _within_post_limit(_environment(False).get_template("report.bbcode.j2").render(r=model), "BBCode")
 
 
 def render_html(model: dict[str, Any], map_png: bytes | None) -> str:

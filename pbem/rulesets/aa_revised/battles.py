@@ -271,7 +271,7 @@ def rocket_strikes(turn: Turn) -> None:
         where = r.where
         ok = True
         if "rockets" not in turn.developments:
-            ok = _rocket_problem(turn, r, where, f"{turn.power} does not have Rockets")
+            ok = _rocket_problem(turn, r, where, "Rockets has not been developed")
         guns = [u for u in turn.pos.units_in(r.frm, owner=turn.power, type="aa_gun")]
         if ok and not guns:
             ok = _rocket_problem(turn, r, where + ("from",), f"you have no AA gun in {r.frm}")
@@ -308,8 +308,7 @@ def _rocket_problem(turn: Turn, rocket: Rocket, where: tuple, message: str) -> b
     if turn.checking:
         turn.problem(where, message)
     else:
-        turn.event("move_skipped", phase="combat", power=turn.power, units={"aa_gun": 1},
-                   **{"from": rocket.frm}, to=rocket.target, reason=message)
+        turn.event("rocket_skipped", power=turn.power, **{"from": rocket.frm}, target=rocket.target, reason=message)
     return False
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pbem.render.words import unit_name, units_text
 from pbem.rulesets.aa_revised.names import a
 from pbem.rulesets.aa_revised.context import Turn
 from pbem.rulesets.aa_revised.orders import Placement
@@ -133,15 +134,16 @@ def mobilize(turn: Turn) -> None:
     for zone, fighters in new_carriers.fighters.items():
         room = new_carriers.carriers.get(zone, 0) * (table["carrier"].capacity or 2)
         if fighters > room and turn.checking:
-            turn.problem(("place",), f"{fighters} fighters enter play aboard new carriers in {zone}, which have room "
-                                     f"for {room}")
+            turn.problem(("place",), f"{units_text({'fighter': fighters})} would enter play aboard new carriers in "
+                                     f"{zone}, which have room for {room}")
     if turn.checking and turn.purchase_readable:
         bought = orders.purchase
         for utype in table.sort_types(set(bought) | set(placed)):
             if bought.get(utype, 0) != placed.get(utype, 0):
                 where = ("purchase", utype) if utype in bought else ("place",)
                 turn.ruling("unplaceable_units")
-                turn.problem(where, f"{bought.get(utype, 0)} {utype} bought but {placed.get(utype, 0)} placed: "
+                turn.problem(where, f"{bought.get(utype, 0)} {unit_name(utype, bought.get(utype, 0))} bought but "
+                                    f"{placed.get(utype, 0)} placed: "
                                     "every unit bought must be placed exactly once", f"{bought.get(utype, 0)}")
 
 
@@ -243,8 +245,9 @@ def _place_at_sea(turn: Turn, p: Placement, factories: dict[str, Factory],
                        if u.id not in new_carriers.boarded), key=lambda u: u.id)
     if boarding > len(existing):
         if turn.checking:
-            _bad(turn, p, ("aboard",), f"{boarding} fighters from {factory.territory} would board, {len(existing)} are "
-                                       "there", f"{new_fighters + len(existing)} or fewer")
+            _bad(turn, p, ("aboard",), f"{units_text({'fighter': boarding})} from {factory.territory} would board, "
+                                       f"{len(existing)} {'is' if len(existing) == 1 else 'are'} there",
+                 f"{new_fighters + len(existing)} or fewer")
             return
         turn.default(f"fighters from {factory.territory} boarding new carriers in {p.at}", len(existing),
                      f"only {len(existing)} were there when the units were placed")

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from pbem.core.yamlio import FieldPath
+from pbem.render.words import units_text
 from pbem.rulesets.aa_revised.capture import take_territory
 from pbem.rulesets.aa_revised.context import Assault, Outcome, Turn
 from pbem.rulesets.aa_revised.flak import flak
@@ -561,7 +562,7 @@ def _check_loads(turn: Turn, plan: MovePlan, transports: list[Unit], phase: str,
     loads = assign_cargo(turn, transports, boarding)
     if loads is None:
         count = len(transports)
-        errors.append((move.where + ("load",), f"{_count_text(turn.counts(boarding))} do not fit aboard "
+        errors.append((move.where + ("load",), f"{units_text(turn.counts(boarding))} do not fit aboard "
                                                f"{count} transport{'s' if count != 1 else ''} with the cargo "
                                                "already aboard",
                        "per transport: 1 land unit of any type and 1 more infantry"))
@@ -767,14 +768,14 @@ def apply_move(turn: Turn, plan: MovePlan, phase: str) -> None:
     cargo_units = [c for u in plan.units if u.type == "transport" for c in pos.cargo_of(u)]
     notes = []
     for load in move.load if plan.loads else []:
-        notes.append(f"loads {_count_text(load.units)} from {load.frm}"
+        notes.append(f"loads {units_text(load.units)} from {load.frm}"
                      + (f" at {load.at}" if load.at and load.at != move.frm else ""))
     if plan.blitzed:
         notes.append(f"blitz through {plan.blitzed}")
     if plan.assault:
         notes.append(f"amphibious assault on {plan.assault}")
     elif move.unload and plan.unload_units:
-        notes.append(f"unloads {_count_text(turn.counts(plan.unload_units))} in {move.unload}")
+        notes.append(f"unloads {units_text(turn.counts(plan.unload_units))} in {move.unload}")
     if move.bombing_raid:
         notes.append(f"strategic bombing raid on {move.to}")
     if move.bombard:
@@ -836,10 +837,6 @@ def apply_move(turn: Turn, plan: MovePlan, phase: str) -> None:
         for space in created:
             if space not in turn.battle_spaces:
                 turn.battle_spaces.append(space)
-
-
-def _count_text(counts: dict[str, int]) -> str:
-    return ", ".join(f"{n} {t}" for t, n in counts.items())
 
 
 def sea_noncombat_path(turn: Turn, ship: Unit, dest: str) -> list[str] | None:
