@@ -13,7 +13,7 @@ import yaml
 from pbem.core.errors import InputError, Problem, display_path
 from pbem.core.game import Verified, new_game, seed_for_turn, verify_game
 from pbem.core.schemas import SCHEMA_NAMES, schema_text, validate
-from pbem.core.turn import check_output, load_turn, resolve_turn, write_outputs
+from pbem.core.turn import check_output, load_turn, resolve_turn, turn_lock, write_outputs
 from pbem.core.yamlio import Document, load_document
 from pbem.rulesets import RULESETS, get_ruleset
 
@@ -128,10 +128,11 @@ def adjudicate(turn: Path = typer.Argument(..., help="The turn file (ruleset, st
                ) -> None:
     """Resolve one power's turn: writes the next state, the event log and the reports."""
     try:
-        inputs = load_turn(turn)
-        check_output(inputs, force=force)  # refuse before spending time on the turn and its map
-        result = resolve_turn(inputs, _renderer())
-        out = write_outputs(inputs, result.files, force=force)
+        with turn_lock(turn):
+            inputs = load_turn(turn)
+            check_output(inputs, force=force)  # refuse before spending time on the turn and its map
+            result = resolve_turn(inputs, _renderer())
+            out = write_outputs(inputs, result.files, force=force)
     except InputError as exc:
         _fail(exc)
     typer.echo(f"wrote {', '.join(sorted(result.files))} to {display_path(out)}", err=True)
