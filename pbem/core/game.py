@@ -4,21 +4,28 @@ and proves every die."""
 from __future__ import annotations
 
 import json
+import re
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from pbem.core.dice import commitment, new_chain_secret, turn_seed
+from pbem.core.dice import SEED_BYTES, commitment, new_chain_secret, turn_seed
 from pbem.core.errors import InputError, Problem, display_path
 from pbem.core.folder import GAME_FILE, SECRET_FILE, START_STATE, STATE_FILE, TURNS_DIR
 from pbem.core.ruleset import option_problems
 from pbem.core.schemas import validate
 from pbem.core.turn import (EVENTS_FILE, TurnInputs, TurnResult, load_turn, orders_digest,
-                            resolve_turn)
+                            resolve_turn, staging_folder)
 from pbem.core.yamlio import Document, dump_yaml, load_document
 from pbem.rulesets import get_ruleset
 
 CHAIN_LENGTH = 1000  # turn seeds a game can use: 200 rounds of five powers
+# Every seed is found by hashing from the end of the chain, so its length is the work of one
+# `pbem seed`: a hundred times a new game's chain still takes well under a second, and no file
+# can make pbem hash for hours.
+MAX_CHAIN_LENGTH = 100 * CHAIN_LENGTH
+_SEED_HEX = re.compile(f"[0-9a-f]{{{2 * SEED_BYTES}}}")
 
 
 def new_game(ruleset_id: str, folder: Path, game: str, options: dict[str, Any]) -> Path:
@@ -28,6 +35,8 @@ def new_game(ruleset_id: str, folder: Path, game: str, options: dict[str, Any]) 
                 for name, message, allowed in option_problems(ruleset.options(), options)]
     if problems:
         raise InputError(problems)
+    if folder.exists() and not folder.is_dir():
+        raise InputError([Problem(display_path(folder), None, "", "a file, not a folder", "a new folder")])
     if folder.exists() and any(folder.iterdir()):
         raise InputError([Problem(display_path(folder), None, "", "the folder is not empty", "a new folder")])
     chosen = {o.name: options.get(o.name, o.default) for o in ruleset.options()}
@@ -35,21 +44,59 @@ def new_game(ruleset_id: str, folder: Path, game: str, options: dict[str, Any]) 
     published = turn_seed(secret, 0, CHAIN_LENGTH)
     state = ruleset.opening_state(game, chosen)
     state["dice"] = {"commitment": published, "turn": 1}
-    (folder / START_STATE.parent).mkdir(parents=True, exist_ok=True)
-    (folder / TURNS_DIR).mkdir(exist_ok=True)
-    (folder / GAME_FILE).write_text(dump_yaml({
-        "format": "pbem-game/1", "ruleset": ruleset_id, "game": game, "options": chosen,
-        "dice": {"chain_length": CHAIN_LENGTH, "commitment": published}}), encoding="utf-8")
-    secret_path = folder / SECRET_FILE
-    secret_path.write_text(dump_yaml({"secret": secret, "chain_length": CHAIN_LENGTH}), encoding="utf-8")
-    secret_path.chmod(0o600)
-    (folder / START_STATE).write_text(dump_yaml(state), encoding="utf-8")
+    staging = staging_folder(folder)
+    try:
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        staging.mkdir()
+        (staging / START_STATE.parent).mkdir()
+        (staging / TURNS_DIR).mkdir()
+        (staging / GAME_FILE).write_text(dump_yaml({
+            "format": "pbem-game/1", "ruleset": ruleset_id, "game": game, "options": chosen,
+            "dice": {"chain_length": CHAIN_LENGTH, "commitment": published}}), encoding="utf-8")
+        secret_path = staging / SECRET_FILE
+        secret_path.touch(0o600)  # private before the secret is in it
+        secret_path.write_text(dump_yaml({"secret": secret, "chain_length": CHAIN_LENGTH}), encoding="utf-8")
+        (staging / START_STATE).write_text(dump_yaml(state), encoding="utf-8")
+        if folder.exists():
+            folder.rmdir()  # empty, as checked above
+        staging.rename(folder)
+    except OSError as exc:
+        raise InputError([Problem(display_path(exc.filename or folder), None, "",
+                                  f"cannot write the game folder: {exc.strerror}; nothing was created",
+                                  "a folder this user may write, on a file system with room")]) from None
+    finally:
+        if staging.exists():
+            shutil.rmtree(staging)
     return folder
+
+
+def _chain_problems(doc: Document, where: tuple[str, ...], key: str) -> list[Problem]:
+    """The mapping at `where` holds `key` (a seed: hex as `pbem new` writes it) and a bounded
+    `chain_length`, as secret.yaml and game.yaml's dice block do."""
+    block = doc.data
+    for part in where:
+        block = block.get(part) if isinstance(block, dict) else None
+    if not isinstance(block, dict):
+        return [doc.problem(where, "not a mapping", f"{{{key}: ..., chain_length: ...}}")]
+    problems = []
+    if key not in block:
+        problems.append(doc.problem(where, f"missing {key!r}", f"{key}: {2 * SEED_BYTES} hex digits"))
+    elif not (isinstance(block[key], str) and _SEED_HEX.fullmatch(block[key])):
+        problems.append(doc.problem(where + (key,), "not a seed",
+                                    f"{2 * SEED_BYTES} hex digits 0-9, a-f, as `pbem new` writes them"))
+    length = block.get("chain_length")
+    if type(length) is not int or not 1 <= length <= MAX_CHAIN_LENGTH:
+        problems.append(doc.problem(where + ("chain_length",), "not a usable chain length",
+                                    f"a whole number from 1 to {MAX_CHAIN_LENGTH:,}"))
+    return problems
 
 
 def seed_for_turn(folder: Path, turn: int) -> str:
     """The seed the moderator reveals for game turn `turn` (read from the private secret file)."""
     doc = load_document(folder / SECRET_FILE)
+    problems = _chain_problems(doc, (), "secret")
+    if problems:
+        raise InputError(problems)
     try:
         return turn_seed(doc.data["secret"], turn, doc.data["chain_length"])
     except ValueError as exc:
@@ -63,8 +110,8 @@ def _check_game_file(game: Document) -> None:
                 for name in ("ruleset", "game", "options", "dice") if name not in data]
     if not problems and not isinstance(data["options"], dict):
         problems.append(game.problem(("options",), "not a mapping", "option: value pairs"))
-    if not problems and not (isinstance(data["dice"], dict) and "commitment" in data["dice"]):
-        problems.append(game.problem(("dice",), "missing the published dice commitment", "{commitment: ...}"))
+    if not problems:
+        problems = _chain_problems(game, ("dice",), "commitment")
     if not problems:
         try:
             get_ruleset(str(data["ruleset"]))
