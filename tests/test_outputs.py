@@ -138,8 +138,8 @@ def other_turn(game: Path, state: str, output: str) -> Path:
 
 
 @pytest.mark.parametrize("output, other, phrase", [
-    ("..", None, "is the folder of the game's opening state"),
-    ("../start/inner", None, "is the folder of the game's opening state"),
+    ("..", None, "holds the input state"),
+    ("../start/inner", None, "holds the input state"),
     ("../theirs", ("../elsewhere/state.yaml", "../theirs"), "is where game/turns/00-other.yaml writes"),
     ("../theirs", ("../elsewhere/state.yaml", "../theirs/inner"), "is where game/turns/00-other.yaml writes"),
     ("../theirs", ("../theirs/inner/state.yaml", "../next"), "holds the state that game/turns/00-other.yaml"),
@@ -153,6 +153,19 @@ def test_a_turn_never_writes_where_the_start_or_another_turn_lives(game, output,
         result = pbem("adjudicate", game / TURN, *force)
         output_problem(game, result, phrase)
         assert snapshot(game) == before
+
+
+def test_a_later_turn_never_writes_where_the_game_starts(played_copy):
+    later = played_copy / "turns" / "02-germany.yaml"
+    shutil.copy2(EXAMPLE / "turns" / "02-germany.yaml", later)
+    shutil.copy2(EXAMPLE / "orders" / "02-germany.yaml", played_copy / "orders")
+    set_field(later, "output", "../start")
+    before = snapshot(played_copy)
+    result = pbem("adjudicate", later, "--force")
+    assert result.exit_code == 1
+    assert_problem(result.stderr, f"game/turns/02-germany.yaml:{line_of(later, 'output:')}", "output",
+                   "game/start is or encloses game/start, which is the folder of the game's opening state")
+    assert snapshot(played_copy) == before
 
 
 def test_re_adjudicating_a_turn_that_a_later_turn_starts_from(played_copy):

@@ -199,17 +199,17 @@ def _encloses(a: Path, b: Path) -> bool:
     return a.is_relative_to(b) or b.is_relative_to(a)
 
 
-def _claims(inputs: TurnInputs) -> tuple[list[tuple[Path, str]], list[tuple[Path, str]]]:
+def _claims(inputs: TurnInputs) -> tuple[dict[Path, str], list[tuple[Path, str]]]:
     """The folders this turn must not write into or around, each with the reason, and the
-    output folders of this turn that a later turn starts from, each with that turn file."""
+    states in this turn's output folder that a later turn starts from, each with that turn file."""
     state_path = (inputs.base / inputs.turn.data["state"]).resolve()
     out = inputs.output.resolve()
-    claims = [(state_path.parent, "holds the input state, which must never be overwritten")]
+    claims = {state_path.parent: "holds the input state, which must never be overwritten"}
     read_later = []
     game = game_folder_of(inputs.base / STATE_FILE)
     if game is None:
         return claims, read_later
-    claims.append(((game / START_STATE).parent, "is the folder of the game's opening state"))
+    claims.setdefault((game / START_STATE).parent, "is the folder of the game's opening state")
     for other in sorted((game / TURNS_DIR).glob("*.yaml")):
         try:
             data = load_document(other).data
@@ -223,11 +223,11 @@ def _claims(inputs: TurnInputs) -> tuple[list[tuple[Path, str]], list[tuple[Path
         if (other_state, other_out) == (state_path, out):
             continue  # this turn file, or a copy of it
         shown = display_path(other)
-        claims.append((other_out, f"is where {shown} writes its outputs"))
+        claims.setdefault(other_out, f"is where {shown} writes its outputs")
         if other_state.parent == out:
             read_later.append((other_state, shown))
         else:
-            claims.append((other_state.parent, f"holds the state that {shown} starts from"))
+            claims.setdefault(other_state.parent, f"holds the state that {shown} starts from")
     return claims, read_later
 
 
@@ -241,13 +241,14 @@ def check_output(inputs: TurnInputs, names: Iterable[str] | None = None, force: 
     claims, _ = _claims(inputs)
     problems = [inputs.turn.problem(("output",), f"{display_path(out)} is or encloses {display_path(folder)}, "
                                     f"which {why}", "a folder of its own for this turn's outputs")
-                for folder, why in claims if _encloses(out.resolve(), folder)]
+                for folder, why in claims.items() if _encloses(out.resolve(), folder)]
     if problems:
         raise InputError(problems)
     blocker = next((p for p in (out, *out.parents) if p.exists() and not p.is_dir()), None)
     if blocker is not None:
-        raise InputError([inputs.turn.problem(("output",), f"{display_path(blocker)} is a file, where "
-                                              f"{display_path(out)} needs a folder", "a folder, or a name not yet taken")])
+        raise InputError([inputs.turn.problem(
+            ("output",), f"{display_path(blocker)} is a file, where {display_path(out)} needs a folder",
+            "a folder, or a name not yet taken")])
     _recover(out)
     if names is None:
         names = [p.name for p in out.iterdir()] if out.is_dir() else []
