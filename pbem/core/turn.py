@@ -167,7 +167,7 @@ def turn_lock(turn_path: Path | str) -> Iterator[None]:
         try:
             yield
         finally:
-            path.unlink()  # still locked, so no run can be holding the file removed
+            path.unlink(missing_ok=True)  # still locked, so no run can be holding the file removed
 
 
 def staging_folder(out: Path) -> Path:
