@@ -16,7 +16,7 @@ from pbem.core.errors import InputError, display_path, escape_controls
 from pbem.core.folder import game_folder_of
 from pbem.core.game import Verified, ledger_entry, new_game, record_turn, seed_for_turn, verify_game, write_secret
 from pbem.core.schemas import SCHEMA_NAMES, schema_data, schema_text, validate
-from pbem.core.turn import check_output, decisions_digest, load_turn, resolve_turn, write_outputs
+from pbem.core.turn import check_output, decisions_digest, load_turn, resolve_turn, turn_lock, write_outputs
 from pbem.core.yamlio import Document, load_document, load_json_lines, parse_document
 from pbem.rulesets import RULESETS, get_ruleset
 
@@ -232,14 +232,15 @@ def adjudicate(turn: Path = typer.Argument(..., help="The turn file (ruleset, st
                ) -> None:
     """Resolve one power's turn: writes the next state, the event log and the reports."""
     try:
-        inputs = load_turn(turn)
-        _show_notes(inputs.turn, inputs.state, inputs.orders, *inputs.standing.values())
-        check_output(inputs, force=force)  # refuse before spending time on the turn and its map
-        result = resolve_turn(inputs, _renderer())
-        out = write_outputs(inputs, result.files, force=force)
-        folder = game_folder_of(turn)
-        if folder is not None:
-            record_turn(folder, ledger_entry(folder, turn, inputs, result))
+        with turn_lock(turn):
+            inputs = load_turn(turn)
+            _show_notes(inputs.turn, inputs.state, inputs.orders, *inputs.standing.values())
+            check_output(inputs, force=force)  # refuse before spending time on the turn and its map
+            result = resolve_turn(inputs, _renderer())
+            out = write_outputs(inputs, result.files, force=force)
+            folder = game_folder_of(turn)
+            if folder is not None:
+                record_turn(folder, ledger_entry(folder, turn, inputs, result))
     except InputError as exc:
         _fail(exc)
     typer.echo(f"wrote {', '.join(sorted(result.files))} to {display_path(out)}", err=True)

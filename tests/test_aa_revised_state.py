@@ -108,6 +108,29 @@ def test_check_state_finds_bad_names_and_impossible_positions():
         assert expected in text, text
 
 
+def test_check_state_refuses_enemy_units_in_a_controlled_territory():
+    state = opening()
+    state["units"]["Karelia S.S.R."]["germany"] = {"tank": 2}  # Karelia is the USSR's
+    state["units"]["United Kingdom"]["usa"] = {"infantry": 1}  # an ally of the UK, its controller: allowed
+    problems = RULES.check_state(parse_document(dump_yaml(state), "state.yaml"))
+    assert [(p.field, p.message, p.allowed) for p in problems] == [(
+        "units.Karelia S.S.R..germany",
+        "germany units stand in Karelia S.S.R., which ussr controls: between turns a territory holds only "
+        "units of its controller and its allies", "units of powers on ussr's side")]
+
+
+def test_check_state_refuses_more_units_than_a_game_can_build():
+    state = opening()
+    state["units"]["Germany"]["germany"]["infantry"] = 4000
+    assert RULES.check_state(parse_document(dump_yaml(state), "state.yaml")) == []
+    state["cargo"] = {"SZ 7": [{"transport": "germany", "units": {"germany": {"infantry": 1, "tank": 1}}}]}
+    state["units"].setdefault("SZ 7", {})["germany"] = {"transport": 1}
+    state["units"]["Russia"]["ussr"]["infantry"] = 10**12
+    problems = RULES.check_state(parse_document(dump_yaml(state), "state.yaml"))
+    assert [(p.field, p.allowed) for p in problems] == [("units", "5,000 units or fewer, cargo included")]
+    assert "1,000,000,004,202 units on the board" in problems[0].message
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.dictionaries(st.sampled_from(sorted(board().territories)),
                        st.dictionaries(st.sampled_from(["infantry", "tank", "artillery"]), st.integers(1, 30),

@@ -287,3 +287,12 @@ def test_graphics_cover_the_board() -> None:
         assert data["polygons"] and all(len(ring) >= 3 for ring in data["polygons"]), name
         x, y = data["centre"]
         assert 0 <= x < width and 0 <= y < height, name
+
+
+def test_dollar_signs_in_the_title_are_text_not_a_formula(tmp_path: Path) -> None:
+    # the title holds the game's name, which the moderator chose: an unfinished "$...$" formula
+    # stopped the drawing of every later turn
+    board, _, graphics = _load()
+    out = tmp_path / "dollars.png"
+    render_map(opening_state(), board, graphics, None, out, title="Club $\\frac{1}{$ game")
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -203,6 +203,23 @@ def test_hit_distribution_is_the_binomial_convolution() -> None:
     assert sum(hit_distribution([Volley("attack", "attacker", "uk", "tank", 3, 30, "any")])) == pytest.approx(1.0)
 
 
+@pytest.mark.parametrize("value", [0, 1, 3, 6])
+def test_hit_distribution_of_thousands_of_dice(value) -> None:
+    # past about 1,020 dice the binomial coefficients no longer fit a float
+    dice = 5000
+    dist = hit_distribution([Volley("attack", "attacker", "germany", "infantry", value, dice, "any")])
+    assert len(dist) == dice + 1 and sum(dist) == pytest.approx(1.0)
+    assert sum(k * q for k, q in enumerate(dist)) == pytest.approx(dice * value / 6)
+
+
+def test_a_battle_of_thousands_of_units_is_too_large_not_an_error() -> None:
+    b = Battle("b1", "X", "land", "germany", make_pieces({"germany": {"infantry": 1100, "tank": 1100}}),
+               make_pieces({"ussr": {"infantry": 1200}}, 10_000))
+    result = resolve_battle(b, BattleOrders(), lambda n: [1] * n)
+    with pytest.raises(BattleTooLarge):
+        battle_luck(b, BattleOrders(), result, max_work=10_000)
+
+
 def test_retreat_below_a_win_chance() -> None:
     b = battle("land", "germany", {"germany": {"infantry": 3, "tank": 1}}, {"ussr": {"infantry": 4, "artillery": 1}})
     plain = battle_odds(b)

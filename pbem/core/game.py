@@ -7,23 +7,29 @@ import hashlib
 import json
 import os
 import re
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from pbem.core.dice import CURRENT_SCHEME, commitment, new_chain_secret, turn_seed
+from pbem.core.dice import CURRENT_SCHEME, SEED_BYTES, commitment, new_chain_secret, turn_seed
 from pbem.core.errors import InputError, Problem, display_path
 from pbem.core.files import MAX_INPUT_BYTES, inside_game, read_input
 from pbem.core.folder import GAME_FILE, SECRET_FILE, START_STATE, STATE_FILE, TURNS_DIR
 from pbem.core.ruleset import option_problems
 from pbem.core.schemas import validate
 from pbem.core.turn import (EVENTS_FILE, TurnInputs, TurnResult, load_turn, orders_digest,
-                            resolve_turn)
+                            resolve_turn, staging_folder)
 from pbem.core.yamlio import Document, dump_json_line, dump_yaml, load_document
 from pbem.rulesets import get_ruleset
 
 CHAIN_LENGTH = 1000  # turn seeds a game can use: 200 rounds of five powers
-_HEX64 = re.compile("[0-9a-f]{64}")
+# Every seed is found by hashing from the end of the chain, so its length is the work of one
+# `pbem seed`: a hundred times a new game's chain still takes well under a second, and no file
+# can make pbem hash for hours.
+MAX_CHAIN_LENGTH = 100 * CHAIN_LENGTH
+_SEED_HEX = re.compile(f"[0-9a-f]{{{2 * SEED_BYTES}}}")
+_PLAYER_NAME = re.compile("[A-Za-z0-9_-]{1,40}")
 
 
 def new_game(ruleset_id: str, folder: Path, game: str, options: dict[str, Any],
@@ -36,10 +42,14 @@ def new_game(ruleset_id: str, folder: Path, game: str, options: dict[str, Any],
     ruleset = get_ruleset(ruleset_id)
     problems = [Problem("--option", None, name, message, allowed)
                 for name, message, allowed in option_problems(ruleset.options(), options)]
-    problems += [Problem("--player", None, name, "not a commitment", "NAME=64 hex digits from `pbem secret`")
-                 for name, value in (players or {}).items() if not _HEX64.fullmatch(value)]
+    problems += [Problem("--player", None, name, "not a player's name and commitment",
+                         "NAME=64 hex digits from `pbem secret`, NAME of letters, digits, _ and -")
+                 for name, value in (players or {}).items()
+                 if not (_SEED_HEX.fullmatch(value) and _PLAYER_NAME.fullmatch(name))]
     if problems:
         raise InputError(problems)
+    if folder.exists() and not folder.is_dir():
+        raise InputError([Problem(display_path(folder), None, "", "a file, not a folder", "a new folder")])
     if folder.exists() and any(folder.iterdir()):
         raise InputError([Problem(display_path(folder), None, "", "the folder is not empty", "a new folder")])
     chosen = {o.name: options.get(o.name, o.default) for o in ruleset.options()}
@@ -48,28 +58,66 @@ def new_game(ruleset_id: str, folder: Path, game: str, options: dict[str, Any],
     shared = {"players": dict(sorted(players.items()))} if players else {}
     state = ruleset.opening_state(game, chosen)
     state["dice"] = {"scheme": CURRENT_SCHEME, "commitment": published, "turn": 1, **shared}
-    (folder / START_STATE.parent).mkdir(parents=True, exist_ok=True)
-    (folder / TURNS_DIR).mkdir(exist_ok=True)
-    (folder / GAME_FILE).write_text(dump_yaml({
-        "format": "pbem-game/1", "ruleset": ruleset_id, "game": game, "options": chosen,
-        "dice": {"scheme": CURRENT_SCHEME, "chain_length": CHAIN_LENGTH, "commitment": published, **shared}}),
-        encoding="utf-8")
-    write_secret(folder / SECRET_FILE, secret)
-    (folder / START_STATE).write_text(dump_yaml(state), encoding="utf-8")
+    staging = staging_folder(folder)
+    try:
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        staging.mkdir()
+        (staging / START_STATE.parent).mkdir()
+        (staging / TURNS_DIR).mkdir()
+        (staging / GAME_FILE).write_text(dump_yaml({
+            "format": "pbem-game/1", "ruleset": ruleset_id, "game": game, "options": chosen,
+            "dice": {"scheme": CURRENT_SCHEME, "chain_length": CHAIN_LENGTH, "commitment": published, **shared}}),
+            encoding="utf-8")
+        write_secret(staging / SECRET_FILE, secret)
+        (staging / START_STATE).write_text(dump_yaml(state), encoding="utf-8")
+        if folder.exists():
+            folder.rmdir()  # empty, as checked above
+        staging.rename(folder)
+    except OSError as exc:
+        raise InputError([Problem(display_path(exc.filename or folder), None, "",
+                                  f"cannot write the game folder: {exc.strerror}; nothing was created",
+                                  "a folder this user may write, on a file system with room")]) from None
+    finally:
+        if staging.exists():
+            shutil.rmtree(staging)
     return folder
 
 
 def write_secret(path: Path, secret: str) -> str:
     """Write a secret seed chain file readable by its owner only; returns the chain's commitment."""
+    path.touch(0o600)  # private before the secret is in it
     path.write_text(dump_yaml({"secret": secret, "chain_length": CHAIN_LENGTH}), encoding="utf-8")
-    path.chmod(0o600)
     return turn_seed(secret, 0, CHAIN_LENGTH)
+
+
+def _chain_problems(doc: Document, where: tuple[str, ...], key: str) -> list[Problem]:
+    """The mapping at `where` holds `key` (a seed: hex as `pbem new` writes it) and a bounded
+    `chain_length`, as secret.yaml and game.yaml's dice block do."""
+    block = doc.data
+    for part in where:
+        block = block.get(part) if isinstance(block, dict) else None
+    if not isinstance(block, dict):
+        return [doc.problem(where, "not a mapping", f"{{{key}: ..., chain_length: ...}}")]
+    problems = []
+    if key not in block:
+        problems.append(doc.problem(where, f"missing {key!r}", f"{key}: {2 * SEED_BYTES} hex digits"))
+    elif not (isinstance(block[key], str) and _SEED_HEX.fullmatch(block[key])):
+        problems.append(doc.problem(where + (key,), "not a seed",
+                                    f"{2 * SEED_BYTES} hex digits 0-9, a-f, as `pbem new` writes them"))
+    length = block.get("chain_length")
+    if type(length) is not int or not 1 <= length <= MAX_CHAIN_LENGTH:
+        problems.append(doc.problem(where + ("chain_length",), "not a usable chain length",
+                                    f"a whole number from 1 to {MAX_CHAIN_LENGTH:,}"))
+    return problems
 
 
 def seed_for_turn(path: Path, turn: int) -> str:
     """Game turn `turn`'s value of a secret chain: the moderator's seed when `path` is a game
     folder (its secret.yaml), a player's contribution when it is their own secret file."""
     doc = load_document(path / SECRET_FILE if path.is_dir() else path)
+    problems = _chain_problems(doc, (), "secret")
+    if problems:
+        raise InputError(problems)
     try:
         return turn_seed(doc.data["secret"], turn, doc.data["chain_length"])
     except ValueError as exc:
@@ -83,8 +131,8 @@ def _check_game_file(game: Document) -> None:
                 for name in ("ruleset", "game", "options", "dice") if name not in data]
     if not problems and not isinstance(data["options"], dict):
         problems.append(game.problem(("options",), "not a mapping", "option: value pairs"))
-    if not problems and not (isinstance(data["dice"], dict) and "commitment" in data["dice"]):
-        problems.append(game.problem(("dice",), "missing the published dice commitment", "{commitment: ...}"))
+    if not problems:
+        problems = _chain_problems(game, ("dice",), "commitment")
     if not problems:
         try:
             get_ruleset(str(data["ruleset"]))
@@ -186,8 +234,14 @@ def record_turn(folder: Path, entry: dict[str, Any]) -> None:
         entries.append(entry)
     text = "".join(dump_json_line(e) + "\n" for e in entries)
     staging = folder / f".{LEDGER_FILE}.new"
-    staging.write_text(text, encoding="utf-8")
-    os.replace(staging, folder / LEDGER_FILE)
+    try:
+        staging.write_text(text, encoding="utf-8")
+        os.replace(staging, folder / LEDGER_FILE)
+    except OSError as exc:
+        staging.unlink(missing_ok=True)
+        raise InputError([Problem(display_path(folder / LEDGER_FILE), None, "", f"cannot record game turn "
+                                  f"{entry['turn']}: {exc.strerror}; its outputs are written, and `pbem verify` "
+                                  "will say the ledger lacks it until it is adjudicated again with --force")]) from None
 
 
 def _check_outputs(folder: Path, inputs: TurnInputs, result: TurnResult, reports: bool) -> None:

@@ -148,6 +148,9 @@ _RC: dict[Any, Any] = {  # rcParams for this drawing only
     "patch.antialiased": True,
     "path.simplify": False,
     "hatch.linewidth": 0.6,
+    # the game's name and every other text drawn are shown as written: "$...$" in a player's
+    # text must not be read as a formula (an unfinished one would stop the drawing)
+    "text.parse_math": False,
 }
 
 # Sizes of writing (points; at 100 dpi a point is 1.39 px) and boxes (image pixels).

@@ -13,6 +13,19 @@ from pbem.rulesets.aa_revised.options import OPTIONS
 from pbem.rulesets.aa_revised.state import RULESET_ID
 from pbem.rulesets.aa_revised.units import unit_table
 
+# The opening position has about 200 units; 25 times that needs some seventy rounds of spending
+# every IPC on infantry without a loss, so no game reaches it. It also keeps every battle small
+# enough for the exact odds and the map's stacks.
+MAX_UNITS = 5000
+
+
+def _unit_total(data: dict[str, Any]) -> int:
+    """The units on the board, those aboard transports included."""
+    groups = [counts for by_power in (data.get("units") or {}).values() for counts in (by_power or {}).values()]
+    groups += [counts for entries in (data.get("cargo") or {}).values() for entry in entries or []
+               for counts in (entry.get("units") or {}).values()]
+    return sum(n for counts in groups for n in (counts or {}).values() if isinstance(n, int))
+
 
 def check_state(doc: Document) -> list[Problem]:
     """Every problem of a state file that its schema cannot see."""
@@ -66,9 +79,14 @@ def check_state(doc: Document) -> list[Problem]:
             bad(("units", space), "no unit may stand in a neutral territory")
         fighters: dict[str, int] = {}
         carriers: dict[str, int] = {}
+        controller = control.get(space) if b.is_land(space) else None
         for power, counts in (by_power or {}).items():
             if not power_ok(("units", space, power), power):
                 continue
+            if controller in b.powers and not b.friendly(power, controller) and any((counts or {}).values()):
+                bad(("units", space, power), f"{power} units stand in {space}, which {controller} controls: "
+                    "between turns a territory holds only units of its controller and its allies",
+                    f"units of powers on {controller}'s side")
             for utype, n in (counts or {}).items():
                 where = ("units", space, power, utype)
                 if utype not in table.types:
@@ -96,6 +114,10 @@ def check_state(doc: Document) -> list[Problem]:
                 bad(("units", space), f"{sum(fighters.values())} fighters at sea but room on carriers for {room}")
             if any(b.enemies(p, q) for p in fighters for q in carriers):
                 bad(("units", space), "fighters at sea must be aboard friendly carriers")
+    total = _unit_total(data)
+    if total > MAX_UNITS:
+        bad(("units",), f"{total:,} units on the board, far more than a game can build",
+            f"{MAX_UNITS:,} units or fewer, cargo included")
     for space, entries in (data.get("cargo") or {}).items():
         if not b.is_sea(space):
             bad(("cargo", space), f"{space!r} is not a sea zone", None)

@@ -73,12 +73,25 @@ class Odds:
     runs: int | None = None
 
 
+def _binomial(n: int, p: float) -> list[float]:
+    """P(k of n dice hit) for k = 0..n, each die hitting with probability p."""
+    try:
+        return [math.comb(n, k) * p ** k * (1 - p) ** (n - k) for k in range(n + 1)]
+    except OverflowError:
+        pass  # past about 1,020 dice some comb(n, k) exceeds the largest float: add logarithms instead
+    if p in (0.0, 1.0):
+        return [float(k == n * p) for k in range(n + 1)]
+    log_p, log_q, log_n = math.log(p), math.log1p(-p), math.lgamma(n + 1)
+    return [math.exp(log_n - math.lgamma(k + 1) - math.lgamma(n - k + 1) + k * log_p + (n - k) * log_q)
+            for k in range(n + 1)]
+
+
 def hit_distribution(volleys: Iterable[Volley]) -> list[float]:
     """P(k hits) for k = 0..dice: the convolution of every die's Bernoulli(value/6)."""
     dist = [1.0]
     for volley in volleys:
         p = volley.value / 6
-        binomial = [math.comb(volley.dice, k) * p ** k * (1 - p) ** (volley.dice - k) for k in range(volley.dice + 1)]
+        binomial = _binomial(volley.dice, p)
         out = [0.0] * (len(dist) + volley.dice)
         for i, a in enumerate(dist):
             for k, b in enumerate(binomial):
