@@ -399,19 +399,24 @@ def test_verify_passes_on_the_adjudicated_game(played):
     assert "verified 1 turn" in result.stderr
 
 
-def test_verify_fails_when_a_die_is_altered(played_copy):
-    events = output_of(played_copy) / "events.jsonl"
+def alter_a_die(events: Path) -> int:
+    """Turn the first die of the event log's first roll into another face; the line it is on."""
     lines = events.read_text(encoding="utf-8").splitlines()
     number = next(i for i, line in enumerate(lines) if json.loads(line)["type"] == "roll")
     event = json.loads(lines[number])
     event["dice"][0] = event["dice"][0] % 6 + 1
     lines[number] = json.dumps(event, ensure_ascii=False, separators=(",", ":"))
     events.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return number + 1
+
+
+def test_verify_fails_when_a_die_is_altered(played_copy):
+    line = alter_a_die(output_of(played_copy) / "events.jsonl")
     result = pbem("verify", played_copy)
     assert result.exit_code != 0
     message = assert_problem(result.stderr, "game/01-ussr/events.jsonl", "(document)",
                              "does not match the re-played turn")
-    assert f"events.jsonl line {number + 1} differs" in message
+    assert f"events.jsonl line {line} differs" in message
 
 
 def test_verify_fails_when_the_state_is_altered(played_copy):

@@ -7,7 +7,6 @@ Every test verifies a copy under a temporary folder; nothing is written into the
 
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 
@@ -16,6 +15,7 @@ import yaml
 from typer.testing import CliRunner
 
 from pbem.cli import app
+from test_cli_end_to_end import alter_a_die
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "scheme1-game"
 TURNS = ("01-ussr", "02-germany", "03-uk", "04-japan", "05-usa")
@@ -49,15 +49,9 @@ def test_a_scheme_1_game_verifies(game):
 
 def test_an_altered_die_in_a_scheme_1_game_fails(game):
     """A die of the fourth turn: the three turns before it still verify, then the chain breaks."""
-    events = game / "04-japan" / "events.jsonl"
-    lines = events.read_text(encoding="utf-8").splitlines()
-    number = next(i for i, line in enumerate(lines) if json.loads(line)["type"] == "roll")
-    event = json.loads(lines[number])
-    event["dice"][0] = event["dice"][0] % 6 + 1
-    lines[number] = json.dumps(event, ensure_ascii=False, separators=(",", ":"))
-    events.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    line = alter_a_die(game / "04-japan" / "events.jsonl")
     result = pbem("verify", game)
     assert result.exit_code == 1
     assert "ok  turn 3 (uk)" in result.stderr and "ok  turn 4" not in result.stderr
     assert "04-japan/events.jsonl: (document): does not match the re-played turn" in result.stderr
-    assert f"events.jsonl line {number + 1} differs" in result.stderr
+    assert f"events.jsonl line {line} differs" in result.stderr
