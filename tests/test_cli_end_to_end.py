@@ -133,7 +133,8 @@ def test_adjudicate_writes_every_output(played):
     assert all((out / name).stat().st_size > 0 for name in OUTPUTS)
     state = yaml.safe_load((out / "state.yaml").read_text(encoding="utf-8"))
     assert state["next_power"] == "germany"
-    assert state["dice"] == {"commitment": yaml.safe_load((played / TURN).read_text())["seed"], "turn": 2}
+    seed = yaml.safe_load((played / TURN).read_text())["seed"]
+    assert state["dice"] == {"scheme": 2, "commitment": seed, "turn": 2}
     events = [json.loads(line) for line in (out / "events.jsonl").read_text(encoding="utf-8").splitlines()]
     assert events[0]["type"] == "turn_start" and events[-1]["type"] == "turn_end"
     assert any(e["type"] == "roll" for e in events)
@@ -399,19 +400,24 @@ def test_verify_passes_on_the_adjudicated_game(played):
     assert "verified 1 turn" in result.stderr
 
 
-def test_verify_fails_when_a_die_is_altered(played_copy):
-    events = output_of(played_copy) / "events.jsonl"
+def alter_a_die(events: Path) -> int:
+    """Turn the first die of the event log's first roll into another face; the line it is on."""
     lines = events.read_text(encoding="utf-8").splitlines()
     number = next(i for i, line in enumerate(lines) if json.loads(line)["type"] == "roll")
     event = json.loads(lines[number])
     event["dice"][0] = event["dice"][0] % 6 + 1
     lines[number] = json.dumps(event, ensure_ascii=False, separators=(",", ":"))
     events.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return number + 1
+
+
+def test_verify_fails_when_a_die_is_altered(played_copy):
+    line = alter_a_die(output_of(played_copy) / "events.jsonl")
     result = pbem("verify", played_copy)
     assert result.exit_code != 0
     message = assert_problem(result.stderr, "game/01-ussr/events.jsonl", "(document)",
                              "does not match the re-played turn")
-    assert f"events.jsonl line {number + 1} differs" in message
+    assert f"events.jsonl line {line} differs" in message
 
 
 def test_verify_fails_when_the_state_is_altered(played_copy):
@@ -426,15 +432,29 @@ def test_verify_fails_when_the_state_is_altered(played_copy):
     assert "state.yaml line" in message and "treasury" in result.stderr
 
 
-def test_verify_fails_when_the_orders_are_altered_after_adjudication(played_copy):
-    path = played_copy / ORDERS
+def alter_orders(game: Path, field: str, value: object) -> None:
+    """Rewrite one field of the USSR's orders, as a player might after the turn was played."""
+    path = game / ORDERS
     orders = yaml.safe_load(path.read_text(encoding="utf-8"))
-    orders["note"] = "Another note: the dice depend on every byte of the orders' content."
+    orders[field] = value
     path.write_text(yaml.safe_dump(orders, sort_keys=False, allow_unicode=True), encoding="utf-8")
+
+
+def test_verify_fails_when_the_orders_are_altered_after_adjudication(played_copy):
+    alter_orders(played_copy, "casualty_order", ["artillery", "infantry", "tank", "fighter"])
     result = pbem("verify", played_copy)
     assert result.exit_code != 0
     assert_problem(result.stderr, "game/orders/01-ussr.yaml", "(document)",
                    "not the orders that were adjudicated", "game/01-ussr/events.jsonl line 1")
+
+
+def test_verify_fails_when_only_a_note_is_altered_after_adjudication(played_copy):
+    """A note does not steer the dice, but the turn recorded the sha256 of every file it read."""
+    alter_orders(played_copy, "note", "Another note, written after the turn was adjudicated.")
+    result = pbem("verify", played_copy)
+    assert result.exit_code != 0
+    assert_problem(result.stderr, "game/01-ussr/events.jsonl", "(document)",
+                   "does not match the re-played turn", "events.jsonl line 1 differs")
 
 
 def test_verify_fails_when_the_seed_is_altered(played_copy):
