@@ -36,6 +36,7 @@ class MovePlan:
     flak: list[str] = field(default_factory=list)  # territories whose AA guns fire at the aircraft
     assault: str | None = None  # territory of an amphibious assault
     board_transports: list[tuple[Unit, Unit]] = field(default_factory=list)  # land unit boarding a waiting transport
+    missing: dict[str, int] = field(default_factory=dict)  # {type: n} named by the move but lost in battle
 
 
 # --- units -----------------------------------------------------------------------------------
@@ -74,8 +75,10 @@ def can_move_now(turn: Turn, u: Unit, phase: str) -> bool:
     return not u.used
 
 
-def pick_units(turn: Turn, move: Move, phase: str, taken: set[int], errors: list[Error]) -> list[Unit]:
-    """The pieces a move takes: for each type, the units that can move, least used first."""
+def pick_units(turn: Turn, move: Move, phase: str, taken: set[int], errors: list[Error],
+               missing: dict[str, int]) -> list[Unit]:
+    """The pieces a move takes: for each type, the units that can move, least used first. In play, a
+    noncombat move takes what survives of the units it names; `missing` gets {type: n} of the lost."""
     chosen: list[Unit] = []
     b = turn.board
     for utype, n in move.units.items():
@@ -95,6 +98,10 @@ def pick_units(turn: Turn, move: Move, phase: str, taken: set[int], errors: list
         candidates.sort(key=lambda u: _pick_key(turn, u, move))
         if len(candidates) > n and _pick_key(turn, candidates[n - 1], move)[:2] != _pick_key(turn, candidates[n], move)[:2]:
             turn.ruling("unit_choice")  # the units left behind differ from those that go
+        if len(candidates) < n and _survivors_move(turn, phase, present, candidates):
+            # the orders passed the check with all n; the others were lost in this turn's battles
+            missing[utype] = n - present
+            n = present
         if len(candidates) < n:
             gone = sum(1 for u in turn.pos.all_units() if u.owner == turn.power and u.type == utype
                        and u.start_space == move.frm and u.space != move.frm and u.id in taken)
@@ -117,6 +124,12 @@ def pick_units(turn: Turn, move: Move, phase: str, taken: set[int], errors: list
             continue
         chosen += candidates[:n]
     return chosen
+
+
+def _survivors_move(turn: Turn, phase: str, present: int, candidates: list[Unit]) -> bool:
+    """Whether a noncombat move being played goes ahead with fewer units than it names: it does when
+    some were lost in battle (or to AA fire) and every survivor can still move."""
+    return not turn.checking and phase == "noncombat" and 0 < present == len(candidates)
 
 
 def _cargo_counts(turn: Turn, carrier: Unit) -> dict[str, int]:
@@ -182,10 +195,11 @@ def canal_errors(turn: Turn, move: Move, errors: list[Error]) -> None:
 
 def check_move(turn: Turn, move: Move, phase: str, taken: set[int], errors: list[Error]) -> MovePlan | None:
     """Everything wrong with a move in this phase; a plan when nothing is."""
-    units = pick_units(turn, move, phase, taken, errors)
+    missing: dict[str, int] = {}
+    units = pick_units(turn, move, phase, taken, errors, missing)
     if errors:
         return None
-    plan = MovePlan(move, units)
+    plan = MovePlan(move, units, missing=missing)
     b = turn.board
     if not check_steps(turn, move, move.frm, move.path, errors):
         return None
@@ -781,6 +795,9 @@ def apply_move(turn: Turn, plan: MovePlan, phase: str) -> None:
         notes.append(f"to bombard {move.bombard}")
     if move.carrier:
         notes.append(f"carrier from {move.carrier} to pick up")
+    if plan.missing:
+        notes.append(f"of {_count_text(move.units)} ordered, {_count_text(plan.missing)} lost in battle "
+                     "or to AA fire")
     if move.note:
         notes.append(move.note)
     if plan.units:
@@ -788,6 +805,8 @@ def apply_move(turn: Turn, plan: MovePlan, phase: str) -> None:
                  "path": list(move.path), "to": move.to}
         if cargo_units:
             event["cargo"] = turn.power_counts(cargo_units)
+        if plan.missing:
+            event["missing"] = dict(plan.missing)
         if notes:
             event["note"] = "; ".join(notes)
         turn.event("move", **event)
