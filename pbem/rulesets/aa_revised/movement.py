@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from pbem.core.yamlio import FieldPath
+from pbem.core.yamlio import FieldPath, field_name
 from pbem.rulesets.aa_revised.capture import take_territory
 from pbem.rulesets.aa_revised.context import Assault, Outcome, Turn
 from pbem.rulesets.aa_revised.flak import flak
@@ -75,7 +75,7 @@ def can_move_now(turn: Turn, u: Unit, phase: str) -> bool:
     return not u.used
 
 
-def pick_units(turn: Turn, move: Move, phase: str, taken: set[int], errors: list[Error],
+def pick_units(turn: Turn, move: Move, phase: str, taken: dict[int, Move], errors: list[Error],
                missing: dict[str, int]) -> list[Unit]:
     """The pieces a move takes: for each type, the units that can move, least used first. In play, a
     noncombat move takes what survives of the units it names; `missing` gets {type: n} of the lost."""
@@ -122,6 +122,11 @@ def pick_units(turn: Turn, move: Move, phase: str, taken: set[int], errors: list
                            f"the others {'already moved or fought' if phase == 'noncombat' else 'are used by an earlier move'}")
             errors.append((where, message, f"at most {len(candidates)}"))
             continue
+        if cls == "air" and any(u.movement_left < len(move.path) for u in candidates[:n]):
+            conflict = _reach_taken(turn, move, utype, taken)
+            if conflict is not None:
+                errors.append(conflict)
+                continue
         chosen += candidates[:n]
     return chosen
 
@@ -140,7 +145,28 @@ def _pick_key(turn: Turn, u: Unit, move: Move) -> tuple:
     aboard = len(turn.pos.cargo_of(u)) if u.type in ("transport", "carrier") else 0
     # a transport asked to unload (and not to load) should be one that carries something
     cargo_pref = -aboard if (move.unload and not move.load) else aboard
+    if is_air(turn, u):
+        # the aircraft with the least movement that still covers the path: taking the closest fit never
+        # spoils a set of moves that can all be flown, in whatever order they are listed
+        short = u.movement_left < len(move.path)
+        return (short, -u.movement_left if short else u.movement_left, cargo_pref, u.id)
     return (-u.movement_left, cargo_pref, u.id)
+
+
+def _reach_taken(turn: Turn, move: Move, utype: str, taken: dict[int, Move]) -> Error | None:
+    """When the aircraft of this type left in the move's space cannot fly its path but earlier moves
+    took some that could: a problem naming those moves."""
+    need = len(move.path)
+    takers = []
+    for uid, other in taken.items():
+        u = turn.pos.units.get(uid)
+        if (u is not None and u.type == utype and other.frm == move.frm and other is not move
+                and u.movement_left + len(other.path) >= need):
+            takers.append(field_name(other.where))
+    if not takers:
+        return None
+    return (move.where + ("path",), f"the {utype}s in {move.frm} with the {need} spaces of movement this path needs "
+                                    f"are taken by {', '.join(dict.fromkeys(takers))}", None)
 
 
 # --- geometry --------------------------------------------------------------------------------
@@ -193,7 +219,7 @@ def canal_errors(turn: Turn, move: Move, errors: list[Error]) -> None:
 
 # --- checking a move -------------------------------------------------------------------------
 
-def check_move(turn: Turn, move: Move, phase: str, taken: set[int], errors: list[Error]) -> MovePlan | None:
+def check_move(turn: Turn, move: Move, phase: str, taken: dict[int, Move], errors: list[Error]) -> MovePlan | None:
     """Everything wrong with a move in this phase; a plan when nothing is."""
     missing: dict[str, int] = {}
     units = pick_units(turn, move, phase, taken, errors, missing)
