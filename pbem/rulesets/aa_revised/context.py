@@ -69,6 +69,8 @@ class Turn:
     outcomes: dict[str, Outcome] = field(default_factory=dict)
     pickups: dict[int, str] = field(default_factory=dict)  # fighter id -> start zone of its carrier
     unit_moves: dict[int, Move] = field(default_factory=dict)  # unit id -> its combat move
+    # (phase, space, type) -> (arrivals in the space, {movement left: movement.PickQueue})
+    pick_queues: dict[tuple[str, str, str], tuple[int, dict[int, Any]]] = field(default_factory=dict)
     rulings_logged: set[str] = field(default_factory=set)  # rulings logged this turn
     defaults_logged: set[tuple[str, str]] = field(default_factory=set)  # (power, what) of once-a-turn defaults
     battle_count: int = 0

@@ -80,28 +80,21 @@ def pick_units(turn: Turn, move: Move, phase: str, taken: dict[int, Move], error
     """The pieces a move takes: for each type, the units that can move, least used first. In play, a
     noncombat move takes what survives of the units it names; `missing` gets {type: n} of the lost."""
     chosen: list[Unit] = []
-    b = turn.board
     for utype, n in move.units.items():
         where = move.where + ("units", utype)
         cls = turn.table.cls(utype)
         if cls == "building":
             errors.append((where, "an industrial complex never moves", None))
             continue
-        candidates = turn.pos.units_in(move.frm, owner=turn.power, type=utype, include_cargo=True)
-        if cls == "land":
-            # land units in a sea zone are cargo; land units in a territory are not
-            candidates = [u for u in candidates if (u.aboard is not None) == b.is_sea(move.frm)]
-        present = len(candidates)
-        candidates = [u for u in candidates if u.id not in taken and can_move_now(turn, u, phase)]
-        if move.cargo is not None and utype in ("transport", "carrier"):
-            candidates = [u for u in candidates if _cargo_counts(turn, u) == move.cargo]
-        candidates.sort(key=lambda u: _pick_key(turn, u, move))
+        candidates = _movable(turn, move, utype, phase, taken, n + 1)
         if len(candidates) > n and _pick_key(turn, candidates[n - 1], move)[:2] != _pick_key(turn, candidates[n], move)[:2]:
             turn.ruling("unit_choice")  # the units left behind differ from those that go
-        if len(candidates) < n and _survivors_move(turn, phase, present, candidates):
-            # the orders passed the check with all n; the others were lost in this turn's battles
-            missing[utype] = n - present
-            n = present
+        if len(candidates) < n:
+            present = len(_present(turn, move, utype))
+            if _survivors_move(turn, phase, present, candidates):
+                # the orders passed the check with all n; the others were lost in this turn's battles
+                missing[utype] = n - present
+                n = present
         if len(candidates) < n:
             gone = sum(1 for u in turn.pos.all_units() if u.owner == turn.power and u.type == utype
                        and u.start_space == move.frm and u.space != move.frm and u.id in taken)
@@ -131,6 +124,70 @@ def pick_units(turn: Turn, move: Move, phase: str, taken: dict[int, Move], error
     return chosen
 
 
+def _present(turn: Turn, move: Move, utype: str) -> list[Unit]:
+    """The mover's units of a type in the move's space, in id order: in a sea zone its land units are
+    cargo, in a territory only those not aboard anything."""
+    units = turn.pos.units_in(move.frm, owner=turn.power, type=utype, include_cargo=True)
+    if turn.table.cls(utype) == "land":
+        at_sea = turn.board.is_sea(move.frm)
+        units = [u for u in units if (u.aboard is not None) == at_sea]
+    return units
+
+
+def _free(turn: Turn, u: Unit, phase: str, taken: dict[int, Move]) -> bool:
+    """Whether a unit of the move's space may still be given this move."""
+    return u.id not in taken and can_move_now(turn, u, phase)
+
+
+@dataclass
+class PickQueue:
+    """A space's units of one type with the same movement left, in id order, for one phase. A unit
+    that stops being free never becomes free again in the same phase (it moved, fought, was lost or
+    was taken by a move), so the queue only ever drops units at its head."""
+
+    units: list[Unit]
+    head: int = 0
+
+    def take(self, free: Callable[[Unit], bool], most: int, into: list[Unit]) -> None:
+        """Add the free units, in order, to `into` until it holds `most`."""
+        i = self.head
+        while i < len(self.units) and len(into) < most:
+            if free(self.units[i]):
+                into.append(self.units[i])
+            elif i == self.head:
+                self.head += 1
+            i += 1
+
+
+def _movable(turn: Turn, move: Move, utype: str, phase: str, taken: dict[int, Move], most: int) -> list[Unit]:
+    """The units of a type that can make this move, best first; at least the first `most` of them.
+
+    Carrying ships are ranked by their cargo, which changes within a phase: they are sorted afresh.
+    Other units rank by their movement left and then id, so each space keeps, per type and movement,
+    a queue for the phase, and a file of thousands of moves from one space does not sort the space
+    for each. A unit that comes into the space may be free (cargo of a transport that moved): the
+    queues of that space are then built again."""
+    if turn.table[utype].capacity:
+        units = [u for u in _present(turn, move, utype) if _free(turn, u, phase, taken)]
+        if move.cargo is not None:
+            units = [u for u in units if _cargo_counts(turn, u) == move.cargo]
+        return sorted(units, key=lambda u: _pick_key(turn, u, move))
+    key = (phase, move.frm, utype)
+    arrivals = turn.pos.index.arrivals.get(move.frm, 0)
+    built = turn.pick_queues.get(key)
+    if built is None or built[0] != arrivals:
+        queues: dict[int, PickQueue] = {}
+        for u in _present(turn, move, utype):
+            queues.setdefault(u.movement_left, PickQueue([])).units.append(u)
+        built = turn.pick_queues[key] = (arrivals, queues)
+    queues = built[1]
+    result: list[Unit] = []
+    for left in sorted(queues, key=lambda m: _movement_rank(turn, utype, m, move)):
+        queues[left].take(lambda u: u.space == move.frm and u.id in turn.pos.units and _free(turn, u, phase, taken),
+                          most, result)
+    return result
+
+
 def _survivors_move(turn: Turn, phase: str, present: int, candidates: list[Unit]) -> bool:
     """Whether a noncombat move being played goes ahead with fewer units than it names: it does when
     some were lost in battle (or to AA fire) and every survivor can still move."""
@@ -145,12 +202,17 @@ def _pick_key(turn: Turn, u: Unit, move: Move) -> tuple:
     aboard = len(turn.pos.cargo_of(u)) if u.type in ("transport", "carrier") else 0
     # a transport asked to unload (and not to load) should be one that carries something
     cargo_pref = -aboard if (move.unload and not move.load) else aboard
-    if is_air(turn, u):
-        # the aircraft with the least movement that still covers the path: taking the closest fit never
-        # spoils a set of moves that can all be flown, in whatever order they are listed
-        short = u.movement_left < len(move.path)
-        return (short, -u.movement_left if short else u.movement_left, cargo_pref, u.id)
-    return (-u.movement_left, cargo_pref, u.id)
+    return (_movement_rank(turn, u.type, u.movement_left, move), cargo_pref, u.id)
+
+
+def _movement_rank(turn: Turn, utype: str, left: int, move: Move) -> tuple[bool, int]:
+    """Which units a move takes first by their movement left: the most, but for aircraft the least
+    that still covers the path (taking the closest fit never spoils a set of landing moves that can
+    all be flown, in whatever order they are listed)."""
+    if turn.table.cls(utype) == "air":
+        short = left < len(move.path)
+        return (short, -left if short else left)
+    return (False, -left)
 
 
 def _reach_taken(turn: Turn, move: Move, utype: str, taken: dict[int, Move]) -> Error | None:
