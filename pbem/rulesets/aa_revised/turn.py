@@ -164,10 +164,11 @@ def noncombat_move(turn: Turn) -> None:
     if any(m.condition for m in moves):
         turn.ruling("conditions")
     verdicts = {id(m): _condition(turn, m) for m in moves}
-    surface = [m for m in moves if not _all_air(turn, m)]
-    air = [m for m in moves if _all_air(turn, m)]
-    if air and surface and any(moves.index(a) < moves.index(s) for a in air for s in surface):
-        turn.ruling("noncombat_order")
+    all_air = [_all_air(turn, m) for m in moves]
+    surface = [m for m, flies in zip(moves, all_air) if not flies]
+    air = [m for m, flies in zip(moves, all_air) if flies]
+    if air and surface and all_air.index(True) < len(all_air) - 1 - all_air[::-1].index(False):
+        turn.ruling("noncombat_order")  # some aircraft are listed before a land or sea move
     _launch(turn, [m for m in air if verdicts[id(m)] is True])
     taken: dict[int, Move] = {}  # unit id -> the move that took it
     for i, move in enumerate(surface + air):
