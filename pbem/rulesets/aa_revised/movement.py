@@ -96,8 +96,7 @@ def pick_units(turn: Turn, move: Move, phase: str, taken: dict[int, Move], error
                 missing[utype] = n - present
                 n = present
         if len(candidates) < n:
-            gone = sum(1 for u in turn.pos.all_units() if u.owner == turn.power and u.type == utype
-                       and u.start_space == move.frm and u.space != move.frm and u.id in taken)
+            gone = _gone(turn, move, utype, phase, taken)
             if gone and present + gone >= n:
                 errors.append((where, f"only {len(candidates)} of your {present + gone} {utype} in {move.frm} "
                                       "can move: the others are used by an earlier move", f"at most {len(candidates)}"))
@@ -122,6 +121,19 @@ def pick_units(turn: Turn, move: Move, phase: str, taken: dict[int, Move], error
                 continue
         chosen += candidates[:n]
     return chosen
+
+
+def _gone(turn: Turn, move: Move, utype: str, phase: str, taken: dict[int, Move]) -> int:
+    """How many units of a type that began the turn in the move's space earlier moves took away.
+    It changes only when `taken` grows: a file of thousands of moves that all ask for more units than
+    remain counts once."""
+    key = (phase, move.frm, utype)
+    known = turn.gone_counts.get(key)
+    if known is None or known[0] != len(taken):
+        count = sum(1 for uid in taken if (u := turn.pos.units.get(uid)) is not None and u.type == utype
+                    and u.start_space == move.frm and u.space != move.frm)
+        known = turn.gone_counts[key] = (len(taken), count)
+    return known[1]
 
 
 def _present(turn: Turn, move: Move, utype: str) -> list[Unit]:
@@ -517,7 +529,7 @@ def _check_sea_combat(turn: Turn, plan: MovePlan, sea: list[Unit], errors: list[
         return  # leaving a zone where enemy units were at the start of the turn
     if move.unload or move.bombard:
         return  # checked with the unload or the bombardment
-    if dest in assault_zones(turn):
+    if dest in turn.assault_zones:
         turn.ruling("combat_move_support")
         return
     if not move.path:
@@ -526,15 +538,6 @@ def _check_sea_combat(turn: Turn, plan: MovePlan, sea: list[Unit], errors: list[
         errors.append((move.where + ("path", len(move.path) - 1),
                        f"{dest} holds no enemy units: a combat move must end in a hostile space (or where one of "
                        "your transports unloads for an amphibious assault); move there in the noncombat move", None))
-
-
-def assault_zones(turn: Turn) -> set[str]:
-    """Sea zones from which this power's transports unload into enemy territory this turn."""
-    zones = set()
-    for m in turn.orders.combat_moves:
-        if m.unload and turn.hostile_at_start(m.unload):
-            zones.add(m.to)
-    return zones
 
 
 def _check_sea_noncombat(turn: Turn, plan: MovePlan, sea: list[Unit], errors: list[Error]) -> None:
@@ -774,7 +777,7 @@ def check_air(turn: Turn, plan: MovePlan, air: list[Unit], phase: str, with_ship
             return
         if turn.hostile_at_start(dest) or with_ships:
             return  # into a battle, or flying along with ships whose own move is checked
-        if b.is_sea(dest) and dest in assault_zones(turn) and all(u.type == "fighter" for u in air):
+        if b.is_sea(dest) and dest in turn.assault_zones and all(u.type == "fighter" for u in air):
             turn.ruling("combat_move_support")
             return
         errors.append((move.where + ("path", len(move.path) - 1),
