@@ -101,9 +101,7 @@ def pick_units(turn: Turn, move: Move, phase: str, taken: dict[int, Move], error
                 errors.append((where, f"only {len(candidates)} of your {present + gone} {utype} in {move.frm} "
                                       "can move: the others are used by an earlier move", f"at most {len(candidates)}"))
                 continue
-            if present == 0 and not turn.checking and phase == "noncombat":
-                message = f"no {utype} of yours is left in {move.frm} (lost in battle or to AA fire)"
-            elif present == 0:
+            if present == 0:
                 message = f"you have no {utype} in {move.frm}"
             elif present < n:
                 message = f"you have only {present} {utype} in {move.frm}"
@@ -120,6 +118,10 @@ def pick_units(turn: Turn, move: Move, phase: str, taken: dict[int, Move], error
                 errors.append(conflict)
                 continue
         chosen += candidates[:n]
+    if missing and not chosen and not errors:
+        # nothing named is left: the move is skipped
+        errors += [(move.where + ("units", t), f"no {t} of yours is left in {move.frm} (lost in battle or to AA fire)",
+                    "at most 0") for t in missing]
     return chosen
 
 
@@ -201,9 +203,9 @@ def _movable(turn: Turn, move: Move, utype: str, phase: str, taken: dict[int, Mo
 
 
 def _survivors_move(turn: Turn, phase: str, present: int, candidates: list[Unit]) -> bool:
-    """Whether a noncombat move being played goes ahead with fewer units than it names: it does when
-    some were lost in battle (or to AA fire) and every survivor can still move."""
-    return not turn.checking and phase == "noncombat" and 0 < present == len(candidates)
+    """Whether a noncombat move being played goes ahead without some of the units it names: it does
+    when they were lost in battle (or to AA fire) and every survivor can still move."""
+    return not turn.checking and phase == "noncombat" and present == len(candidates)
 
 
 def _cargo_counts(turn: Turn, carrier: Unit) -> dict[str, int]:
