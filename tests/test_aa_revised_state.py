@@ -150,3 +150,23 @@ def test_writing_is_canonical_whatever_the_input_order(extra, powers):
     a = dump_yaml(Position.from_state(state).to_state())
     b = dump_yaml(Position.from_state(shuffled).to_state())
     assert a == b
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 10_000), st.sampled_from(["SZ 2", "SZ 3", "SZ 5", "SZ 7"]),
+                          st.booleans()), max_size=40))
+def test_units_by_space_follow_every_move_and_removal(steps):
+    """`units_in` reads the position's index of units by space: whatever pieces move (cargo with its
+    transport, or a piece set down directly) or leave the board, it gives what a look at every piece does."""
+    pos = Position.from_state(opening())
+    for pick, zone, remove in steps:
+        unit = list(pos.all_units())[pick % len(pos.units)]
+        if remove:
+            pos.remove(unit)
+        elif unit.aboard is None:
+            pos.move_unit(unit, zone)
+        else:
+            unit.space = zone
+    for space in {u.space for u in pos.all_units()}:
+        every = [u for u in pos.all_units() if u.space == space]
+        assert pos.units_in(space, include_cargo=True) == every

@@ -9,6 +9,7 @@ real. A rule is therefore written once and can never be checked one way and play
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from pbem.core.errors import Problem
@@ -69,6 +70,10 @@ class Turn:
     outcomes: dict[str, Outcome] = field(default_factory=dict)
     pickups: dict[int, str] = field(default_factory=dict)  # fighter id -> start zone of its carrier
     unit_moves: dict[int, Move] = field(default_factory=dict)  # unit id -> its combat move
+    # (phase, space, type) -> (arrivals in the space, {movement left: movement.PickQueue})
+    pick_queues: dict[tuple[str, str, str], tuple[int, dict[int, Any]]] = field(default_factory=dict)
+    # (phase, space, type) -> (how many units the phase's moves had taken when counted, those taken from the space)
+    gone_counts: dict[tuple[str, str, str], tuple[int, int]] = field(default_factory=dict)
     rulings_logged: set[str] = field(default_factory=set)  # rulings logged this turn
     defaults_logged: set[tuple[str, str]] = field(default_factory=set)  # (power, what) of once-a-turn defaults
     battle_count: int = 0
@@ -110,6 +115,11 @@ class Turn:
         return option(name).value_in(self.pos.options)
 
     # --- start-of-turn facts ------------------------------------------------------------------
+
+    @cached_property
+    def assault_zones(self) -> set[str]:
+        """Sea zones from which this power's transports unload into enemy territory this turn."""
+        return {m.to for m in self.orders.combat_moves if m.unload and self.hostile_at_start(m.unload)}
 
     def enemy_at_start(self, space: str) -> bool:
         """Enemy units stood in `space` when the turn began."""

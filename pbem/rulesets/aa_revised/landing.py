@@ -11,6 +11,7 @@ orders forget it).
 from __future__ import annotations
 
 import heapq
+from typing import Callable
 
 from pbem.rulesets.aa_revised.context import Turn
 from pbem.rulesets.aa_revised.flak import flak
@@ -20,6 +21,14 @@ from pbem.rulesets.aa_revised.state import Unit
 
 
 # --- planning, at the end of the combat move ---------------------------------------------------
+
+def pickup_can_enter(turn: Turn) -> Callable[[str, str], bool]:
+    """Sea steps open to a carrier in the coming noncombat move, as the end of the combat move shows
+    them: that move sails only through friendly zones, so a zone holding enemy units is closed unless
+    a battle of this turn is fought there (while checking, battles are assumed won)."""
+    enter = sea_can_enter(turn)
+    return lambda here, n: enter(here, n) and (n in turn.battle_spaces or not turn.hostile_zone_now(n))
+
 
 def carrier_reach(turn: Turn) -> set[str]:
     """Sea zones where a carrier able to take this power's fighters can be at the end of the turn."""
@@ -31,7 +40,7 @@ def carrier_reach(turn: Turn) -> set[str]:
         if c.owner != turn.power or c.moved:
             zones.add(c.space)  # an ally's carrier stays put on our turn; a moved carrier is done
         else:
-            zones |= set(b.distances(c.space, sea_can_enter(turn), c.movement_left))
+            zones |= set(b.distances(c.space, pickup_can_enter(turn), c.movement_left))
     return zones
 
 
@@ -105,7 +114,8 @@ def _check_declared_carrier(turn: Turn, fighter: Unit, move: Move, claimed: dict
                             "(counting those aboard) and stops in the first zone where one lands")
         return
     turn.problem(where, f"no carrier of yours from {start} can reach {fighter.space} to pick the fighter up "
-                        "(a carrier moves 2 sea zones and not again after its combat move)")
+                        "(a carrier moves 2 sea zones, not again after its combat move, and in the noncombat move "
+                        "only through sea zones without enemy units or where a battle is fought this turn)")
 
 
 def _carrier_reaches(turn: Turn, carrier: Unit, zone: str) -> bool:
@@ -113,7 +123,7 @@ def _carrier_reaches(turn: Turn, carrier: Unit, zone: str) -> bool:
     move is done moving)."""
     if carrier.moved:
         return carrier.space == zone
-    return zone in turn.board.distances(carrier.space, sea_can_enter(turn), carrier.movement_left)
+    return zone in turn.board.distances(carrier.space, pickup_can_enter(turn), carrier.movement_left)
 
 
 # --- noncombat: pick-ups and landings -----------------------------------------------------------

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from pbem.core.yamlio import FieldPath
+from pbem.core.yamlio import FieldPath, field_name
 from pbem.render.words import units_text
 from pbem.rulesets.aa_revised.capture import take_territory
 from pbem.rulesets.aa_revised.context import Assault, Outcome, Turn
@@ -37,6 +37,7 @@ class MovePlan:
     flak: list[str] = field(default_factory=list)  # territories whose AA guns fire at the aircraft
     assault: str | None = None  # territory of an amphibious assault
     board_transports: list[tuple[Unit, Unit]] = field(default_factory=list)  # land unit boarding a waiting transport
+    missing: dict[str, int] = field(default_factory=dict)  # {type: n} named by the move but lost in battle
 
 
 # --- units -----------------------------------------------------------------------------------
@@ -75,37 +76,33 @@ def can_move_now(turn: Turn, u: Unit, phase: str) -> bool:
     return not u.used
 
 
-def pick_units(turn: Turn, move: Move, phase: str, taken: set[int], errors: list[Error]) -> list[Unit]:
-    """The pieces a move takes: for each type, the units that can move, least used first."""
+def pick_units(turn: Turn, move: Move, phase: str, taken: dict[int, Move], errors: list[Error],
+               missing: dict[str, int]) -> list[Unit]:
+    """The pieces a move takes: for each type, the units that can move, least used first. In play, a
+    noncombat move takes what survives of the units it names; `missing` gets {type: n} of the lost."""
     chosen: list[Unit] = []
-    b = turn.board
     for utype, n in move.units.items():
         where = move.where + ("units", utype)
         cls = turn.table.cls(utype)
         if cls == "building":
             errors.append((where, "an industrial complex never moves", None))
             continue
-        candidates = turn.pos.units_in(move.frm, owner=turn.power, type=utype, include_cargo=True)
-        if cls == "land":
-            # land units in a sea zone are cargo; land units in a territory are not
-            candidates = [u for u in candidates if (u.aboard is not None) == b.is_sea(move.frm)]
-        present = len(candidates)
-        candidates = [u for u in candidates if u.id not in taken and can_move_now(turn, u, phase)]
-        if move.cargo is not None and utype in ("transport", "carrier"):
-            candidates = [u for u in candidates if _cargo_counts(turn, u) == move.cargo]
-        candidates.sort(key=lambda u: _pick_key(turn, u, move))
+        candidates = _movable(turn, move, utype, phase, taken, n + 1)
         if len(candidates) > n and _pick_key(turn, candidates[n - 1], move)[:2] != _pick_key(turn, candidates[n], move)[:2]:
             turn.ruling("unit_choice")  # the units left behind differ from those that go
         if len(candidates) < n:
-            gone = sum(1 for u in turn.pos.all_units() if u.owner == turn.power and u.type == utype
-                       and u.start_space == move.frm and u.space != move.frm and u.id in taken)
+            present = len(_present(turn, move, utype))
+            if _survivors_move(turn, phase, present, candidates):
+                # the orders passed the check with all n; the others were lost in this turn's battles
+                missing[utype] = n - present
+                n = present
+        if len(candidates) < n:
+            gone = _gone(turn, move, utype, phase, taken)
             if gone and present + gone >= n:
                 errors.append((where, f"only {len(candidates)} of your {present + gone} {utype} in {move.frm} "
                                       "can move: the others are used by an earlier move", f"at most {len(candidates)}"))
                 continue
-            if present == 0 and not turn.checking and phase == "noncombat":
-                message = f"no {utype} of yours is left in {move.frm} (lost in battle or to AA fire)"
-            elif present == 0:
+            if present == 0:
                 message = f"you have no {utype} in {move.frm}"
             elif present < n:
                 message = f"you have only {present} {utype} in {move.frm}"
@@ -116,8 +113,100 @@ def pick_units(turn: Turn, move: Move, phase: str, taken: set[int], errors: list
                            f"the others {'already moved or fought' if phase == 'noncombat' else 'are used by an earlier move'}")
             errors.append((where, message, f"at most {len(candidates)}"))
             continue
+        if cls == "air" and any(u.movement_left < len(move.path) for u in candidates[:n]):
+            conflict = _reach_taken(turn, move, utype, taken)
+            if conflict is not None:
+                errors.append(conflict)
+                continue
         chosen += candidates[:n]
+    if missing and not chosen and not errors:
+        # nothing named is left: the move is skipped
+        errors += [(move.where + ("units", t), f"no {t} of yours is left in {move.frm} (lost in battle or to AA fire)",
+                    "at most 0") for t in missing]
     return chosen
+
+
+def _gone(turn: Turn, move: Move, utype: str, phase: str, taken: dict[int, Move]) -> int:
+    """How many units of a type that began the turn in the move's space earlier moves took away.
+    It changes only when `taken` grows: a file of thousands of moves that all ask for more units than
+    remain counts once."""
+    key = (phase, move.frm, utype)
+    known = turn.gone_counts.get(key)
+    if known is None or known[0] != len(taken):
+        count = sum(1 for uid in taken if (u := turn.pos.units.get(uid)) is not None and u.type == utype
+                    and u.start_space == move.frm and u.space != move.frm)
+        known = turn.gone_counts[key] = (len(taken), count)
+    return known[1]
+
+
+def _present(turn: Turn, move: Move, utype: str) -> list[Unit]:
+    """The mover's units of a type in the move's space, in id order: in a sea zone its land units are
+    cargo, in a territory only those not aboard anything."""
+    units = turn.pos.units_in(move.frm, owner=turn.power, type=utype, include_cargo=True)
+    if turn.table.cls(utype) == "land":
+        at_sea = turn.board.is_sea(move.frm)
+        units = [u for u in units if (u.aboard is not None) == at_sea]
+    return units
+
+
+def _free(turn: Turn, u: Unit, phase: str, taken: dict[int, Move]) -> bool:
+    """Whether a unit of the move's space may still be given this move."""
+    return u.id not in taken and can_move_now(turn, u, phase)
+
+
+@dataclass
+class PickQueue:
+    """A space's units of one type with the same movement left, in id order, for one phase. A unit
+    that stops being free never becomes free again in the same phase (it moved, fought, was lost or
+    was taken by a move), so the queue only ever drops units at its head."""
+
+    units: list[Unit]
+    head: int = 0
+
+    def take(self, free: Callable[[Unit], bool], most: int, into: list[Unit]) -> None:
+        """Add the free units, in order, to `into` until it holds `most`."""
+        i = self.head
+        while i < len(self.units) and len(into) < most:
+            if free(self.units[i]):
+                into.append(self.units[i])
+            elif i == self.head:
+                self.head += 1
+            i += 1
+
+
+def _movable(turn: Turn, move: Move, utype: str, phase: str, taken: dict[int, Move], most: int) -> list[Unit]:
+    """The units of a type that can make this move, best first; at least the first `most` of them.
+
+    Carrying ships are ranked by their cargo, which changes within a phase: they are sorted afresh.
+    Other units rank by their movement left and then id, so each space keeps, per type and movement,
+    a queue for the phase, and a file of thousands of moves from one space does not sort the space
+    for each. A unit that comes into the space may be free (cargo of a transport that moved): the
+    queues of that space are then built again."""
+    if turn.table[utype].capacity:
+        units = [u for u in _present(turn, move, utype) if _free(turn, u, phase, taken)]
+        if move.cargo is not None:
+            units = [u for u in units if _cargo_counts(turn, u) == move.cargo]
+        return sorted(units, key=lambda u: _pick_key(turn, u, move))
+    key = (phase, move.frm, utype)
+    arrivals = turn.pos.index.arrivals.get(move.frm, 0)
+    built = turn.pick_queues.get(key)
+    if built is None or built[0] != arrivals:
+        queues: dict[int, PickQueue] = {}
+        for u in _present(turn, move, utype):
+            queues.setdefault(u.movement_left, PickQueue([])).units.append(u)
+        built = turn.pick_queues[key] = (arrivals, queues)
+    queues = built[1]
+    result: list[Unit] = []
+    for left in sorted(queues, key=lambda m: _movement_rank(turn, utype, m, move)):
+        queues[left].take(lambda u: u.space == move.frm and u.id in turn.pos.units and _free(turn, u, phase, taken),
+                          most, result)
+    return result
+
+
+def _survivors_move(turn: Turn, phase: str, present: int, candidates: list[Unit]) -> bool:
+    """Whether a noncombat move being played goes ahead without some of the units it names: it does
+    when they were lost in battle (or to AA fire) and every survivor can still move."""
+    return not turn.checking and phase == "noncombat" and present == len(candidates)
 
 
 def _cargo_counts(turn: Turn, carrier: Unit) -> dict[str, int]:
@@ -128,7 +217,33 @@ def _pick_key(turn: Turn, u: Unit, move: Move) -> tuple:
     aboard = len(turn.pos.cargo_of(u)) if u.type in ("transport", "carrier") else 0
     # a transport asked to unload (and not to load) should be one that carries something
     cargo_pref = -aboard if (move.unload and not move.load) else aboard
-    return (-u.movement_left, cargo_pref, u.id)
+    return (_movement_rank(turn, u.type, u.movement_left, move), cargo_pref, u.id)
+
+
+def _movement_rank(turn: Turn, utype: str, left: int, move: Move) -> tuple[bool, int]:
+    """Which units a move takes first by their movement left: the most, but for aircraft the least
+    that still covers the path (taking the closest fit never spoils a set of landing moves that can
+    all be flown, in whatever order they are listed)."""
+    if turn.table.cls(utype) == "air":
+        short = left < len(move.path)
+        return (short, -left if short else left)
+    return (False, -left)
+
+
+def _reach_taken(turn: Turn, move: Move, utype: str, taken: dict[int, Move]) -> Error | None:
+    """When the aircraft of this type left in the move's space cannot fly its path but earlier moves
+    took some that could: a problem naming those moves."""
+    need = len(move.path)
+    takers = []
+    for uid, other in taken.items():
+        u = turn.pos.units.get(uid)
+        if (u is not None and u.type == utype and other.frm == move.frm and other is not move
+                and u.movement_left + len(other.path) >= need):
+            takers.append(field_name(other.where))
+    if not takers:
+        return None
+    return (move.where + ("path",), f"the {utype}s in {move.frm} with the {need} spaces of movement this path needs "
+                                    f"are taken by {', '.join(dict.fromkeys(takers))}", None)
 
 
 # --- geometry --------------------------------------------------------------------------------
@@ -181,12 +296,13 @@ def canal_errors(turn: Turn, move: Move, errors: list[Error]) -> None:
 
 # --- checking a move -------------------------------------------------------------------------
 
-def check_move(turn: Turn, move: Move, phase: str, taken: set[int], errors: list[Error]) -> MovePlan | None:
+def check_move(turn: Turn, move: Move, phase: str, taken: dict[int, Move], errors: list[Error]) -> MovePlan | None:
     """Everything wrong with a move in this phase; a plan when nothing is."""
-    units = pick_units(turn, move, phase, taken, errors)
+    missing: dict[str, int] = {}
+    units = pick_units(turn, move, phase, taken, errors, missing)
     if errors:
         return None
-    plan = MovePlan(move, units)
+    plan = MovePlan(move, units, missing=missing)
     b = turn.board
     if not check_steps(turn, move, move.frm, move.path, errors):
         return None
@@ -416,7 +532,7 @@ def _check_sea_combat(turn: Turn, plan: MovePlan, sea: list[Unit], errors: list[
         return  # leaving a zone where enemy units were at the start of the turn
     if move.unload or move.bombard:
         return  # checked with the unload or the bombardment
-    if dest in assault_zones(turn):
+    if dest in turn.assault_zones:
         turn.ruling("combat_move_support")
         return
     if not move.path:
@@ -425,15 +541,6 @@ def _check_sea_combat(turn: Turn, plan: MovePlan, sea: list[Unit], errors: list[
         errors.append((move.where + ("path", len(move.path) - 1),
                        f"{dest} holds no enemy units: a combat move must end in a hostile space (or where one of "
                        "your transports unloads for an amphibious assault); move there in the noncombat move", None))
-
-
-def assault_zones(turn: Turn) -> set[str]:
-    """Sea zones from which this power's transports unload into enemy territory this turn."""
-    zones = set()
-    for m in turn.orders.combat_moves:
-        if m.unload and turn.hostile_at_start(m.unload):
-            zones.add(m.to)
-    return zones
 
 
 def _check_sea_noncombat(turn: Turn, plan: MovePlan, sea: list[Unit], errors: list[Error]) -> None:
@@ -673,7 +780,7 @@ def check_air(turn: Turn, plan: MovePlan, air: list[Unit], phase: str, with_ship
             return
         if turn.hostile_at_start(dest) or with_ships:
             return  # into a battle, or flying along with ships whose own move is checked
-        if b.is_sea(dest) and dest in assault_zones(turn) and all(u.type == "fighter" for u in air):
+        if b.is_sea(dest) and dest in turn.assault_zones and all(u.type == "fighter" for u in air):
             turn.ruling("combat_move_support")
             return
         errors.append((move.where + ("path", len(move.path) - 1),
@@ -782,6 +889,9 @@ def apply_move(turn: Turn, plan: MovePlan, phase: str) -> None:
         notes.append(f"to bombard {move.bombard}")
     if move.carrier:
         notes.append(f"carrier from {move.carrier} to pick up")
+    if plan.missing:
+        notes.append(f"of {units_text(move.units)} ordered, {units_text(plan.missing)} lost in battle "
+                     "or to AA fire")
     if move.note:
         notes.append(move.note)
     if plan.units:
@@ -789,6 +899,8 @@ def apply_move(turn: Turn, plan: MovePlan, phase: str) -> None:
                  "path": list(move.path), "to": move.to}
         if cargo_units:
             event["cargo"] = turn.power_counts(cargo_units)
+        if plan.missing:
+            event["missing"] = dict(plan.missing)
         if notes:
             event["note"] = "; ".join(notes)
         turn.event("move", **event)

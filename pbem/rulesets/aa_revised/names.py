@@ -37,11 +37,13 @@ class NameTable:
     canonical: list[str] = field(default_factory=list)
     spellings: dict[str, str] = field(default_factory=dict)  # as written in the data, for schemas
     _keys: dict[str, str] = field(default_factory=dict)
+    _suggested: dict[tuple[str, int], list[str]] = field(default_factory=dict)  # a file may repeat a misspelling thousands of times
 
     def add(self, name: str, *aliases: str) -> None:
         """Register a canonical name and any other spellings of it."""
         if name not in self.canonical:
             self.canonical.append(name)
+        self._suggested.clear()
         for spelling in (name, *aliases):
             self.spellings.setdefault(spelling, name)
             self._keys.setdefault(normalise(spelling), name)
@@ -55,12 +57,14 @@ class NameTable:
     def suggest(self, text: object, count: int = 3) -> list[str]:
         """The canonical names closest to an unknown `text` (difflib's ratio on the keys)."""
         key = normalise(str(text))
-        found: list[str] = []
-        for close in difflib.get_close_matches(key, list(self._keys), n=count * 3, cutoff=0.5):
-            name = self._keys[close]
-            if name not in found:
-                found.append(name)
-        return found[:count]
+        if (key, count) not in self._suggested:
+            found: list[str] = []
+            for close in difflib.get_close_matches(key, list(self._keys), n=count * 3, cutoff=0.5):
+                name = self._keys[close]
+                if name not in found:
+                    found.append(name)
+            self._suggested[key, count] = found[:count]
+        return list(self._suggested[key, count])
 
     def unknown_message(self, text: object) -> tuple[str, str | None]:
         """Message and `allowed` text for a name that is not known."""

@@ -93,7 +93,9 @@ RULINGS: tuple[Option, ...] = (
     Option("unit_choice", "least_used_first", ("least_used_first",),
            "A move names unit types and numbers, not individual units. When units of one type in a "
            "space differ, the move takes those with the most movement left, then transports and "
-           "carriers with the least cargo (unless `cargo` picks them), in a fixed order."),
+           "carriers with the least cargo (unless `cargo` picks them), in a fixed order; aircraft are "
+           "taken by range instead: those with the least movement left that still cover the path, so "
+           "that every set of flights that can be flown is."),
     Option("noncombat_order", "surface_then_air", ("surface_then_air",),
            "Noncombat moves are carried out in the order listed, all land and sea moves first, then all "
            "aircraft moves, so fighters land only on carriers whose move is complete (digest §4.3)."),

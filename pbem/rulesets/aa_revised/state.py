@@ -42,10 +42,57 @@ class Unit:
     start_space: str = ""
     placed: bool = False  # mobilized this turn
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        # the position's index of units by space follows every change of `space`, wherever it is made
+        index = self.__dict__.get("_index")
+        if name == "space" and index is not None:
+            index.relocate(self, value)
+        object.__setattr__(self, name, value)
+
     @property
     def used(self) -> bool:
         """Moved in the combat move or fought: such units stay put in the noncombat move."""
         return self.moved or self.fought
+
+
+class SpaceIndex:
+    """The units of a position by space, each space's units in id order (the order of `Position.units`),
+    so that looking at one space does not mean looking at the whole board."""
+
+    def __init__(self) -> None:
+        self.spaces: dict[str, dict[int, Unit]] = {}
+        self.unsorted: set[str] = set()  # spaces a unit entered out of id order
+        self.arrivals: dict[str, int] = {}  # space -> how many times a unit came into it
+
+    def add(self, unit: Unit) -> None:
+        """Index a new piece and follow its moves from now on."""
+        self._enter(unit, unit.space)
+        object.__setattr__(unit, "_index", self)
+
+    def remove(self, unit: Unit) -> None:
+        """Forget a piece taken off the board."""
+        self.spaces[unit.space].pop(unit.id, None)
+        object.__setattr__(unit, "_index", None)
+
+    def relocate(self, unit: Unit, space: str) -> None:
+        """A piece moves to `space`."""
+        if space != unit.space:
+            self.spaces[unit.space].pop(unit.id, None)
+            self._enter(unit, space)
+
+    def _enter(self, unit: Unit, space: str) -> None:
+        units = self.spaces.setdefault(space, {})
+        self.arrivals[space] = self.arrivals.get(space, 0) + 1
+        if units and next(reversed(units)) > unit.id:
+            self.unsorted.add(space)
+        units[unit.id] = unit
+
+    def units(self, space: str) -> Iterable[Unit]:
+        """The pieces in `space`, in id order."""
+        if space in self.unsorted:
+            self.unsorted.discard(space)
+            self.spaces[space] = dict(sorted(self.spaces[space].items()))
+        return self.spaces.get(space, {}).values()
 
 
 @dataclass
@@ -64,6 +111,7 @@ class Position:
     winner: str | None
     extra: dict[str, Any] = field(default_factory=dict)  # unknown top-level keys, kept as they were
     next_id: int = 1
+    index: SpaceIndex = field(default_factory=SpaceIndex, repr=False, compare=False)
 
     # --- building ---------------------------------------------------------------------------
 
@@ -105,6 +153,7 @@ class Position:
         dev = self.developments.get(owner, [])
         unit = Unit(self.next_id, owner, utype, space, unit_table().movement(utype, dev), start_space=space)
         self.units[unit.id] = unit
+        self.index.add(unit)
         self.next_id += 1
         return unit
 
@@ -136,8 +185,8 @@ class Position:
                  include_cargo: bool = False) -> list[Unit]:
         """Pieces in `space`; land units aboard transports only when `include_cargo`."""
         result = []
-        for u in self.units.values():
-            if u.space != space or (owner is not None and u.owner != owner) or (type is not None and u.type != type):
+        for u in self.index.units(space):
+            if (owner is not None and u.owner != owner) or (type is not None and u.type != type):
                 continue
             if not include_cargo and u.aboard is not None and unit_table().cls(u.type) == "land":
                 continue
@@ -148,7 +197,7 @@ class Position:
         """The units aboard a transport or carrier."""
         if not unit_table()[carrier.type].capacity:
             return []  # most pieces carry nothing: spare a look through the whole board for each
-        return [u for u in self.units.values() if u.aboard == carrier.id]
+        return [u for u in self.index.units(carrier.space) if u.aboard == carrier.id]
 
     def room_on(self, carrier: Unit) -> int:
         """Free room aboard a transport (in transport points) or a carrier (in fighters)."""
@@ -183,13 +232,15 @@ class Position:
         """Take a piece off the board, with everything it carries."""
         for cargo in self.cargo_of(unit):
             self.remove(cargo)
-        self.units.pop(unit.id, None)
+        if self.units.pop(unit.id, None) is not None:
+            self.index.remove(unit)
 
     def move_unit(self, unit: Unit, space: str) -> None:
         """Move a piece and everything aboard it."""
+        cargo = self.cargo_of(unit)
         unit.space = space
-        for cargo in self.cargo_of(unit):
-            cargo.space = space
+        for c in cargo:
+            c.space = space
 
     # --- writing ----------------------------------------------------------------------------
 

@@ -131,13 +131,13 @@ def _report(turn: Turn, move: Move, errors: list, phase: str, reason: str | None
                to=move.to, reason=text)
 
 
-def _run(turn: Turn, move: Move, phase: str, taken: set[int]) -> MovePlan | None:
+def _run(turn: Turn, move: Move, phase: str, taken: dict[int, Move]) -> MovePlan | None:
     errors: list = []
     plan = check_move(turn, move, phase, taken, errors)
     if plan is None:
         _report(turn, move, errors, phase)
         return None
-    taken |= {u.id for u in plan.units}
+    taken.update((u.id, move) for u in plan.units)
     apply_move(turn, plan, phase)
     return plan
 
@@ -147,7 +147,7 @@ def combat_move(turn: Turn) -> None:
     the listing order only fixes the order of the flak dice)."""
     moves = turn.orders.combat_moves
     _launch(turn, moves)
-    taken: set[int] = set()
+    taken: dict[int, Move] = {}  # unit id -> the move that took it
     for move in moves:
         if move.condition and turn.checking:
             turn.problem(move.where + ("if",), "conditions are for noncombat moves (battles come after the combat move)")
@@ -164,12 +164,13 @@ def noncombat_move(turn: Turn) -> None:
     if any(m.condition for m in moves):
         turn.ruling("conditions")
     verdicts = {id(m): _condition(turn, m) for m in moves}
-    surface = [m for m in moves if not _all_air(turn, m)]
-    air = [m for m in moves if _all_air(turn, m)]
-    if air and surface and any(moves.index(a) < moves.index(s) for a in air for s in surface):
-        turn.ruling("noncombat_order")
+    all_air = [_all_air(turn, m) for m in moves]
+    surface = [m for m, flies in zip(moves, all_air) if not flies]
+    air = [m for m, flies in zip(moves, all_air) if flies]
+    if air and surface and all_air.index(True) < len(all_air) - 1 - all_air[::-1].index(False):
+        turn.ruling("noncombat_order")  # some aircraft are listed before a land or sea move
     _launch(turn, [m for m in air if verdicts[id(m)] is True])
-    taken: set[int] = set()
+    taken: dict[int, Move] = {}  # unit id -> the move that took it
     for i, move in enumerate(surface + air):
         if i == len(surface):
             landing.make_pickups(turn)
