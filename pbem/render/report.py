@@ -80,7 +80,7 @@ def _battle(events: list[dict[str, Any]]) -> dict[str, Any]:
     result = "unresolved"
     if end:
         result = {"attacker": f"{power_name(start['attacker'])} wins",
-                  "defender": "the defender holds", "none": "both sides are wiped out"}[end["winner"]]
+                  "defender": "The defender holds", "none": "Both sides are wiped out"}[end["winner"]]
         if end.get("captured"):
             result += f" and takes {start['space']}"
         result += f" after {end['rounds']} round{'s' if end['rounds'] != 1 else ''}"
