@@ -17,8 +17,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from pbem.core.folder import START_STATE, TURNS_DIR
-from pbem.core.game import REPORTS, ledger_entry, new_game, record_turn, seed_for_turn, verify_game
+from pbem.core.folder import REPORTS, START_STATE, TURNS_DIR
+from pbem.core.game import ledger_entry, new_game, record_turn, seed_for_turn, verify_game
 from pbem.core.turn import load_turn, resolve_turn, write_outputs
 from pbem.core.yamlio import dump_yaml, load_document
 
@@ -30,6 +30,9 @@ def build_game(folder: Path, turns: int) -> None:
     """A game of `turns` turns in which every power buys and places infantry at its capital."""
     new_game("aa-revised", folder, "Bench", {})
     (folder / "orders").mkdir()
+    (folder / "standing").mkdir()
+    for power in CAPITALS:  # every power's standing orders are named in every turn: the defaults
+        (folder / "standing" / f"{power}.yaml").write_text(dump_yaml({"power": power}), encoding="utf-8")
     state_path = folder / START_STATE
     for number in range(1, turns + 1):
         state = load_document(state_path).data
@@ -44,7 +47,8 @@ def build_game(folder: Path, turns: int) -> None:
         turn_file = folder / TURNS_DIR / f"{name}.yaml"
         turn_file.write_text(dump_yaml({
             "ruleset": "aa-revised", "state": "../" + state_path.relative_to(folder).as_posix(),
-            "orders": f"../orders/{name}.yaml", "seed": seed_for_turn(folder, number), "output": f"../{name}"}),
+            "orders": f"../orders/{name}.yaml",
+            "standing_orders": {p: f"../standing/{p}.yaml" for p in CAPITALS if p != power}, "seed": seed_for_turn(folder, number), "output": f"../{name}"}),
             encoding="utf-8")
         inputs = load_turn(turn_file)
         result = resolve_turn(inputs)

@@ -278,7 +278,8 @@ def test_over_full_transport_is_refused(played_copy):
         "    unload: Anglo-Egypt\n", encoding="utf-8")
     turn = game / "turns" / "02-germany.yaml"
     turn.write_text(f"ruleset: aa-revised\nstate: ../01-ussr/state.yaml\norders: ../orders/02-germany.yaml\n"
-                    f"standing_orders: {{uk: ../standing/uk.yaml}}\nseed: {seed.stdout.strip()}\n"
+                    "standing_orders: {" + ", ".join(f"{p}: ../standing/{p}.yaml" for p in ("ussr", "uk", "japan", "usa"))
+                    + f"}}\nseed: {seed.stdout.strip()}\n"
                     f"output: ../02-germany\n", encoding="utf-8")
     before = snapshot(game)
     result = pbem("adjudicate", turn)
@@ -453,8 +454,9 @@ def test_verify_fails_when_only_a_note_is_altered_after_adjudication(played_copy
     alter_orders(played_copy, "note", "Another note, written after the turn was adjudicated.")
     result = pbem("verify", played_copy)
     assert result.exit_code != 0
-    assert_problem(result.stderr, "game/01-ussr/events.jsonl", "(document)",
-                   "does not match the re-played turn", "events.jsonl line 1 differs")
+    assert_problem(result.stderr, "game/orders/01-ussr.yaml", "(document)",
+                   "not the file that was adjudicated", "game/01-ussr/events.jsonl line 1 records",
+                   "for the orders of ussr")
 
 
 def test_verify_fails_when_the_seed_is_altered(played_copy):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -92,19 +93,25 @@ def test_leaving_out_default_standing_orders_changes_nothing_but_leaving_out_rea
 def test_the_moderator_cannot_reroll_by_choosing_which_files_to_list(tmp_path):
     game = new_game(tmp_path / "g")
     (game / "standing" / "usa.yaml").write_text("power: usa\n", encoding="utf-8")
-    listed = write_turn(game, "01-ussr")
-    assert pbem("adjudicate", listed).exit_code == 0
+    assert pbem("adjudicate", write_turn(game, "01-ussr")).exit_code == 0
     first = dice_events(game / "01-ussr")
     shutil.rmtree(game / "01-ussr")
     (game / "ledger.jsonl").unlink()
-    unlisted = write_turn(game, "01-ussr", standing=("germany", "uk", "japan"))
-    assert pbem("adjudicate", unlisted).exit_code == 0
+    (game / "standing" / "usa.yaml").write_text("power: usa\nnote: the defaults, in other words\n", encoding="utf-8")
+    assert pbem("adjudicate", write_turn(game, "01-ussr")).exit_code == 0
     assert dice_events(game / "01-ussr") == first
     start = json.loads((game / "01-ussr" / "events.jsonl").read_text(encoding="utf-8").splitlines()[0])
     assert start["dice_scheme"] == 2
-    assert {"kind": "standing_orders", "power": "usa", "file": None, "sha256": None} in start["inputs"]
+    usa = hashlib.sha256((game / "standing" / "usa.yaml").read_bytes()).hexdigest()
+    assert {"kind": "standing_orders", "power": "usa", "file": "../standing/usa.yaml", "sha256": usa} in start["inputs"]
     orders = next(i for i in start["inputs"] if i["kind"] == "orders")
     assert orders["sha256"] == hashlib.sha256((game / "orders" / "01-ussr.yaml").read_bytes()).hexdigest()
+
+    shutil.rmtree(game / "01-ussr")
+    (game / "ledger.jsonl").unlink()
+    left_out = pbem("adjudicate", write_turn(game, "01-ussr", standing=("germany", "uk", "japan")))
+    assert left_out.exit_code == 1 and "standing_orders: no standing orders named for usa" in left_out.stderr
+    assert not (game / "01-ussr").exists()
 
 
 def test_shared_randomness_needs_every_players_value_and_verifies(tmp_path):
@@ -181,3 +188,33 @@ def test_verify_proves_facts_without_drawing(played):
     assert pbem("verify", played).exit_code == 0
     reports = pbem("verify", played, "--reports")
     assert reports.exit_code == 1 and "report.md line 1 differs" in reports.stderr
+
+
+@pytest.mark.parametrize("breaks, phrase", [
+    (lambda g: shutil.rmtree(g / "01-ussr"), "missing: the turn's output folder was not recorded"),
+    (lambda g: shutil.rmtree(g / "turns"), "an output folder that no turn of the game wrote"),
+    (lambda g: (g / "ledger.jsonl").write_text(
+        (g / "ledger.jsonl").read_text(encoding="utf-8").replace('{"turn"', '{"extra":1,"turn"'), encoding="utf-8"),
+     "the entry holds fields pbem does not write"),
+    (lambda g: (g / "ledger.jsonl").unlink(), "ledger.jsonl: (document): missing"),
+    (lambda g: ((g / "ledger.jsonl").unlink(), os.mkfifo(g / "ledger.jsonl")), "not a regular file but a FIFO"),
+    (lambda g: (g / "ledger.jsonl").write_text("[" * 100_000 + "\n", encoding="utf-8"), "not valid JSON"),
+])
+def test_verify_says_what_is_wrong_with_a_cut_or_edited_folder(played, breaks, phrase):
+    breaks(played)
+    result = pbem("verify", played)
+    assert result.exit_code == 1 and phrase in result.stderr, result.stderr
+
+
+def test_a_turn_file_outside_the_game_cannot_write_into_it(played, tmp_path):
+    """Found from where the turn file lies, the game's checks would not apply to a turn file kept
+    elsewhere, so the files of a game may only be named from a turn file inside it."""
+    turn = (played / "turns" / "01-ussr.yaml").read_text(encoding="utf-8")
+    outside = tmp_path / "elsewhere" / "turn.yaml"
+    outside.parent.mkdir()
+    outside.write_text(turn.replace("../", "../g/").replace("output: ../g/01-ussr", "output: ../g/start"),
+                       encoding="utf-8")
+    before = (played / "start" / "state.yaml").read_bytes()
+    result = pbem("adjudicate", outside, "--force")
+    assert result.exit_code == 1 and "lies in the game folder" in result.stderr, result.stderr
+    assert (played / "start" / "state.yaml").read_bytes() == before

@@ -60,11 +60,28 @@ def test_force_replaces_the_whole_output_folder(played_copy, monkeypatch, swap):
     out = output_of(played_copy)
     fresh = snapshot(out)
     (out / "report.md").write_text("edited by hand\n", encoding="utf-8")
-    (out / "notes-of-an-older-run.txt").write_text("not an output of this run\n", encoding="utf-8")
+    (out / "map.png").unlink()
     result = pbem("adjudicate", played_copy / TURN, "--force")
     assert result.exit_code == 0, result.stderr
     assert snapshot(out) == fresh, "a file of the old outputs was kept"
     assert hidden(played_copy) == []
+
+
+def test_force_never_replaces_a_folder_holding_other_files(played_copy):
+    """--force replaces an output folder whole, so one holding anything else (the turns folder,
+    the orders, a player's notes) is refused instead of swept away."""
+    out = output_of(played_copy)
+    (out / "notes-of-the-moderator.txt").write_text("not an output\n", encoding="utf-8")
+    before = snapshot(played_copy)
+    result = pbem("adjudicate", played_copy / TURN, "--force")
+    assert result.exit_code == 1
+    assert_problem(result.stderr, "game/turns/01-ussr.yaml:11", "output", "holds notes-of-the-moderator.txt",
+                   "which no turn writes")
+    assert snapshot(played_copy) == before
+    set_field(played_copy / TURN, "output", ".")  # the turns folder itself
+    result = pbem("adjudicate", played_copy / TURN, "--force")
+    assert result.exit_code == 1 and "which no turn writes" in result.stderr
+    assert sorted(p.name for p in (played_copy / "turns").iterdir()) == ["01-ussr.yaml"]
 
 
 def test_folders_exchange_in_one_step(tmp_path):

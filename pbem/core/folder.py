@@ -15,6 +15,13 @@ SECRET_FILE = "secret.yaml"
 STATE_FILE = "state.yaml"
 START_STATE = Path("start") / STATE_FILE
 TURNS_DIR = "turns"
+EVENTS_FILE = "events.jsonl"
+REPORTS = ("report.md", "report.bbcode", "report.html")
+# Drawn by matplotlib, whose output may differ between the versions pbem allows: `verify` proves a
+# game by its facts and, on request, its text reports, never by these bytes.
+DRAWN = ("map.png", "report.html")
+OUTPUT_FILES = (STATE_FILE, EVENTS_FILE, *REPORTS, "map.png")
+"""Everything a turn writes: an output folder holds these and nothing else."""
 
 
 def game_folder_of(path: Path | str) -> Path | None:

@@ -15,12 +15,12 @@ from typing import Any, Callable
 from pbem.core.dice import CURRENT_SCHEME, SEED_BYTES, commitment, new_chain_secret, turn_seed
 from pbem.core.errors import InputError, Problem, display_path
 from pbem.core.files import MAX_INPUT_BYTES, inside_game, read_input
-from pbem.core.folder import GAME_FILE, SECRET_FILE, START_STATE, STATE_FILE, TURNS_DIR
+from pbem.core.folder import DRAWN, GAME_FILE, REPORTS, SECRET_FILE, START_STATE, STATE_FILE, TURNS_DIR
 from pbem.core.ruleset import option_problems
 from pbem.core.schemas import validate
-from pbem.core.turn import (EVENTS_FILE, TurnInputs, TurnResult, load_turn, orders_digest,
+from pbem.core.turn import (EVENTS_FILE, TurnInputs, TurnResult, input_files, load_turn, orders_digest,
                             resolve_turn, staging_folder)
-from pbem.core.yamlio import Document, dump_json_line, dump_yaml, load_document
+from pbem.core.yamlio import Document, dump_json_line, dump_yaml, load_document, load_json_lines
 from pbem.rulesets import get_ruleset
 
 CHAIN_LENGTH = 1000  # turn seeds a game can use: 200 rounds of five powers
@@ -142,23 +142,37 @@ def _check_game_file(game: Document) -> None:
         raise InputError(problems)
 
 
-def _check_orders_digest(inputs: TurnInputs) -> None:
-    """The orders are the ones adjudicated: their digest is the one recorded in the event log."""
+def _check_orders_digest(folder: Path, inputs: TurnInputs) -> None:
+    """The orders are the ones adjudicated: their digest, and from scheme 2 each input file's
+    sha256, are the ones recorded in the event log."""
     recorded = inputs.output / EVENTS_FILE
-    if not recorded.exists():
-        return
-    first = read_input(recorded).decode("utf-8", errors="replace").split("\n", 1)[0]
+    if not recorded.is_file():
+        return  # the comparison of the outputs reports it
+    first = read_input(inside_game(folder.resolve(), recorded)).decode("utf-8", errors="replace").split("\n", 1)[0]
     try:
-        digest = json.loads(first).get("orders_digest")
-    except (ValueError, AttributeError):
+        start = json.loads(first)
+    except (ValueError, RecursionError):
         return  # the comparison of the event logs reports it
-    if digest is not None and digest != orders_digest(inputs):
+    if not isinstance(start, dict):
+        return
+    shown = f"{display_path(recorded)} line 1"
+    files = {(i["kind"], i["power"]): i for i in input_files(inputs)}
+    docs = {("orders", inputs.orders.data["power"]): inputs.orders,
+            **{("standing_orders", power): doc for power, doc in inputs.standing.items()}}
+    changed = [Problem(docs[then.get("kind"), then.get("power")].path, None, "", f"not the file that was adjudicated: its SHA-256 is {now['sha256']}, "
+                       f"{shown} records {then.get('sha256')} for the {then.get('kind', '').replace('_', ' ')} of "
+                       f"{then.get('power')}") for then in start.get("inputs") or [] if isinstance(then, dict)
+               for now in [files.get((then.get("kind"), then.get("power")))] if now and now != then]
+    digest = start.get("orders_digest")
+    if isinstance(digest, str) and digest != orders_digest(inputs):
         standing = ", ".join(doc.path for _, doc in sorted(inputs.standing.items()))
-        raise InputError([Problem(inputs.orders.path, None, "", "not the orders that were adjudicated: the "
-                                  "digest of these orders" + (f" and the standing orders ({standing})" if standing
-                                                               else "") + " differs from the orders_digest "
-                                  f"{digest[:16]}… recorded in {display_path(recorded)} line 1; the orders "
-                                  "(or that record) were changed after the turn was adjudicated")])
+        changed.append(Problem(inputs.orders.path, None, "", "not the orders that were adjudicated: the "
+                               "digest of these orders" + (f" and the standing orders ({standing})" if standing
+                                                            else "") + f" differs from the orders_digest "
+                               f"{digest[:16]}… recorded in {shown}; the orders (or that record) were changed "
+                               "after the turn was adjudicated"))
+    if changed:
+        raise InputError(changed)
 
 
 @dataclass
@@ -171,10 +185,6 @@ class Verified:
     dice: int
 
 
-REPORTS = ("report.md", "report.bbcode", "report.html")
-# Drawn by matplotlib, whose output may differ between the versions pbem allows: `verify` proves a
-# game by its facts and, on request, its text reports, never by these bytes.
-DRAWN = ("map.png", "report.html")
 LEDGER_FILE = "ledger.jsonl"
 
 
@@ -182,7 +192,10 @@ def _first_difference(name: str, recorded: bytes, replayed: bytes) -> str:
     old, new = recorded.decode("utf-8", "replace").splitlines(), replayed.decode("utf-8", "replace").splitlines()
     for number, (a, b) in enumerate(zip(old, new), start=1):
         if a != b:
-            return f"{name} line {number} differs:\n  recorded: {a[:300]!r}\n  replayed: {b[:300]!r}"
+            column = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+            start = max(0, column - 60)
+            return (f"{name} line {number} differs from column {column + 1}:\n  recorded: {a[start:start + 200]!r}"
+                    f"\n  replayed: {b[start:start + 200]!r}")
     return f"{name} has {len(old)} lines recorded but {len(new)} when replayed"
 
 
@@ -210,16 +223,11 @@ def read_ledger(folder: Path) -> list[dict[str, Any]] | None:
     path = folder / LEDGER_FILE
     if not path.exists():
         return None
-    entries = []
-    for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), start=1):
-        try:
-            entry = json.loads(line)
-        except ValueError:
-            entry = None
-        if not isinstance(entry, dict) or not {"turn", "turn_file", "output"} <= entry.keys():
+    entries = load_json_lines(inside_game(folder.resolve(), path))
+    for number, entry in enumerate(entries, start=1):
+        if not isinstance(entry, dict) or not {"turn", "power", "turn_file", "output"} <= entry.keys():
             raise InputError([Problem(display_path(path), number, "", "not a ledger entry",
                                       "one JSON object a line, as pbem writes it")])
-        entries.append(entry)
     return entries
 
 
@@ -247,6 +255,9 @@ def record_turn(folder: Path, entry: dict[str, Any]) -> None:
 def _check_outputs(folder: Path, inputs: TurnInputs, result: TurnResult, reports: bool) -> None:
     """The recorded outputs are the re-played ones: facts byte for byte, text reports too when
     `reports`; every report is there; and nothing else lies in the output folder."""
+    if not inputs.output.is_dir():
+        raise InputError([Problem(display_path(inputs.output), None, "", "missing: the turn's output folder "
+                                  "was not recorded", "the folder the turn file names as its output")])
     problems = []
     for name in sorted(set(result.files) | set(REPORTS)):
         recorded = inputs.output / name
@@ -275,10 +286,10 @@ def verify_game(folder: Path, render: Callable[..., dict[str, bytes]] | None = N
     _check_game_file(game)
     ruleset = get_ruleset(game.data["ruleset"])
     start = folder / START_STATE
-    load_document(start)  # a missing or unreadable opening state is an InputError
+    opening = read_input(inside_game(folder.resolve(), start))  # never a link out of the game
     expected = ruleset.opening_state(game.data["game"], game.data["options"])
     expected["dice"] = opening_dice(game.data["dice"])
-    if start.read_bytes() != dump_yaml(expected).encode("utf-8"):
+    if opening != dump_yaml(expected).encode("utf-8"):
         raise InputError([Problem(display_path(start), None, "", "the opening state is not the "
                                   f"{ruleset.name} setup with this game's options and dice commitment")])
     if (folder / SECRET_FILE).exists() and seed_for_turn(folder, 0) != game.data["dice"]["commitment"]:
@@ -303,7 +314,7 @@ def verify_game(folder: Path, render: Callable[..., dict[str, bytes]] | None = N
             raise InputError([Problem(names, None, "state", "several turns start from the same state")])
         turn_path = candidates[0]
         inputs = load_turn(turn_path)
-        _check_orders_digest(inputs)
+        _check_orders_digest(folder, inputs)
         result = resolve_turn(inputs, render)
         _check_outputs(folder, inputs, result, render is not None)
         outputs.append(ledger_entry(folder, turn_path, inputs, result))
@@ -318,7 +329,7 @@ def verify_game(folder: Path, render: Callable[..., dict[str, bytes]] | None = N
                                   "turns (its state is not the opening state or an earlier turn's output)")
                           for s in stray])
     _check_folder(folder, outputs)
-    _check_ledger(folder, outputs)
+    _check_ledger(folder, outputs, int(game.data["dice"].get("scheme", 1)))
     return done
 
 
@@ -333,22 +344,29 @@ def _check_folder(folder: Path, played: list[dict[str, Any]]) -> None:
             problems.append(Problem(display_path(root), None, "", "an output folder that no turn of the game "
                                     "wrote: its turn file is missing, or it does not belong here"))
     problems += [Problem(display_path(path), None, "", "not a turn file", "turn files named *.yaml")
-                 for path in sorted((folder / TURNS_DIR).iterdir())
+                 for path in (sorted((folder / TURNS_DIR).iterdir()) if (folder / TURNS_DIR).is_dir() else [])
                  if path.suffix != ".yaml" and not path.name.startswith(".")]
     if problems:
         raise InputError(problems)
 
 
-def _check_ledger(folder: Path, played: list[dict[str, Any]]) -> None:
+def _check_ledger(folder: Path, played: list[dict[str, Any]], scheme: int) -> None:
     """The turns re-played are exactly those the ledger records, so a turn removed from the end of
     the game, its files and all, is noticed."""
     ledger = read_ledger(folder)
     if ledger is None:
+        if played and scheme >= 2:
+            raise InputError([Problem(display_path(folder / LEDGER_FILE), None, "", "missing: every turn of "
+                                      "this game is entered in it when adjudicated, so without it nobody can "
+                                      "tell whether turns were removed from the end")])
         return
     shown = display_path(folder / LEDGER_FILE)
     for number, (entry, replayed) in enumerate(zip(ledger, played), start=1):
         if entry != replayed:
-            field = next(k for k in replayed if entry.get(k) != replayed[k])
+            field = next((k for k in replayed if entry.get(k) != replayed[k]), None)
+            if field is None:
+                raise InputError([Problem(shown, number, "", "the entry holds fields pbem does not write",
+                                          ", ".join(replayed))])
             raise InputError([Problem(shown, number, field, f"the ledger records {entry.get(field)!r} for game "
                                       f"turn {entry['turn']}, the game folder gives {replayed[field]!r}")])
     if len(ledger) > len(played):

@@ -1,7 +1,8 @@
 """The turn runner: a turn file in, the next state, the event log and the reports out.
 
 Everything is checked before anything is resolved, and the outputs are written all at once: on
-any error nothing is left behind, and a previous state is never overwritten.
+any error nothing is left behind. A turn writes only into an output folder of its own (never where
+its input state, the opening state or another turn's files live), and replaces it whole.
 """
 
 from __future__ import annotations
@@ -21,13 +22,13 @@ from typing import Any, Callable, Iterable, Iterator
 from pbem.core.dice import DiceStream, commitment, shared_key
 from pbem.core.errors import InputError, Problem, display_path
 from pbem.core.events import EventLog
-from pbem.core.files import place_in_game
-from pbem.core.folder import START_STATE, STATE_FILE, TURNS_DIR, game_folder_of
+from pbem.core.files import place_in_game, read_input
+from pbem.core.folder import EVENTS_FILE, OUTPUT_FILES, START_STATE, STATE_FILE, TURNS_DIR, game_folder_of
 from pbem.core.schemas import validate
 from pbem.core.yamlio import Document, dump_yaml, load_document
+from pbem.core.ruleset import Ruleset
 from pbem.rulesets import get_ruleset
 
-EVENTS_FILE = "events.jsonl"
 
 
 @dataclass
@@ -72,6 +73,11 @@ def _place_named_files(turn: Document, base: Path, game_folder: Path) -> dict[tu
     for field in fields:
         name = turn.data[field[0]] if len(field) == 1 else turn.data[field[0]][field[1]]
         named[field], why = place_in_game(game_folder, base, name)
+        # a folder's game is the one above it; any other named file's, the one above its folder
+        other_game = game_folder_of(named[field] / STATE_FILE if field == ("output",) else named[field])
+        if not why and other_game not in (None, game_folder):
+            why = (f"{name!r} lies in the game folder {display_path(other_game)}: a turn of that game is a turn "
+                   f"file in its {TURNS_DIR}/ folder, so that its lock, its ledger and its checks apply")
         if why:
             problems.append(turn.problem(field, why, "a path inside the game folder"))
     if problems:
@@ -109,6 +115,7 @@ def load_turn(turn_path: Path | str) -> TurnInputs:
     seed_problems += _contribution_problems(turn, state.data["dice"])
     orders = load_document(named[("orders",)])
     problems += validate("orders", orders)
+    problems += _standing_orders_named(turn, ruleset, state.data)
     standing = {}
     for power in turn.data.get("standing_orders") or {}:
         standing[power] = load_document(named[("standing_orders", power)])
@@ -145,6 +152,21 @@ def _contribution_problems(turn: Document, dice: dict[str, Any]) -> list[Problem
     return problems
 
 
+def _standing_orders_named(turn: Document, ruleset: Ruleset, state: dict[str, Any]) -> list[Problem]:
+    """From dice scheme 2 a turn names the standing orders of every other power, so that the
+    moderator cannot get other dice by leaving one out; a file saying only `power:` gives the
+    defaults, and every report shows which file was played."""
+    if dice_scheme(state) < 2:
+        return []
+    listed = turn.data.get("standing_orders") or {}
+    missing = [p for p in ruleset.powers if p != state["next_power"] and p not in listed]
+    if not missing:
+        return []
+    return [turn.problem(("standing_orders",), f"no standing orders named for {', '.join(missing)}: a turn "
+                         "names every other power's", "a file for each power; one that says only "
+                         f"`power: {missing[0]}` gives the defaults")]
+
+
 def dice_scheme(state: dict[str, Any]) -> int:
     """The dice scheme of a game (see dice.py); states written before schemes were numbered use 1."""
     return int(state["dice"].get("scheme", 1))
@@ -170,15 +192,13 @@ def orders_digest(inputs: TurnInputs) -> str:
 
 def input_files(inputs: TurnInputs) -> list[dict[str, Any]]:
     """Every submission the turn used, with the sha256 of its bytes, so that each player can check
-    that the file they sent is the one played; a power without standing orders shows null."""
+    that the file they sent is the one played."""
     power = inputs.orders.data["power"]
     files = [{"kind": "orders", "power": power, "file": inputs.turn.data["orders"], "sha256": inputs.orders.sha256}]
     for other in get_ruleset(inputs.state.data["ruleset"]).powers:
-        if other != power:
-            doc = inputs.standing.get(other)
+        if other != power and other in inputs.standing:
             files.append({"kind": "standing_orders", "power": other,
-                          "file": inputs.turn.data["standing_orders"][other] if doc else None,
-                          "sha256": doc.sha256 if doc else None})
+                          "file": inputs.turn.data["standing_orders"][other], "sha256": inputs.standing[other].sha256})
     return files
 
 
@@ -341,6 +361,11 @@ def check_output(inputs: TurnInputs, names: Iterable[str] | None = None, force: 
             ("output",), f"{display_path(blocker)} is a file, where {display_path(out)} needs a folder",
             "a folder, or a name not yet taken")])
     _recover(out)
+    strangers = sorted(p.name for p in out.iterdir() if p.name not in OUTPUT_FILES) if out.is_dir() else []
+    if strangers:
+        raise InputError([inputs.turn.problem(
+            ("output",), f"{display_path(out)} holds {', '.join(strangers)}, which no turn writes: an output "
+            "folder is replaced whole, so it may hold nothing else", "a new folder for this turn's outputs")])
     if names is None:
         names = [p.name for p in out.iterdir()] if out.is_dir() else []
     existing = [name for name in names if (out / name).exists()]
@@ -356,7 +381,7 @@ def _check_no_fork(inputs: TurnInputs, files: dict[str, bytes]) -> None:
     problems = [inputs.turn.problem(
         ("output",), f"{shown} starts from {display_path(state)}: replacing it with another state would "
         "fork the game", f"the same state, or first remove {shown} and the turns after it")
-        for state, shown in read_later if state.exists() and state.read_bytes() != files.get(STATE_FILE)]
+        for state, shown in read_later if state.exists() and read_input(state) != files.get(STATE_FILE)]
     if problems:
         raise InputError(problems)
 
