@@ -99,3 +99,17 @@ def test_new_refuses_a_file_in_the_way(tmp_path, monkeypatch):
         assert result.exit_code == 1
         assert_problem(result.stderr, where, "(document)", phrase)
     assert tree(tmp_path) == ["taken"]
+
+
+def test_new_fills_the_empty_folder_it_stands_in(tmp_path, monkeypatch):
+    """`pbem new aa-revised .` in a new empty folder: the folder itself stays (its rights, and a
+    shell standing in it), and the game is made inside it."""
+    folder = tmp_path / "club"
+    folder.mkdir()
+    inode = folder.stat().st_ino
+    monkeypatch.chdir(folder)
+    result = pbem("new", "aa-revised", ".")
+    assert result.exit_code == 0, result.stderr
+    assert folder.stat().st_ino == inode
+    assert sorted(p.name for p in folder.iterdir()) == ["game.yaml", "secret.yaml", "start", "turns"]
+    assert pbem("verify", ".").exit_code == 0

@@ -58,7 +58,8 @@ def new_game(ruleset_id: str, folder: Path, game: str, options: dict[str, Any],
     shared = {"players": dict(sorted(players.items()))} if players else {}
     state = ruleset.opening_state(game, chosen)
     state["dice"] = {"scheme": CURRENT_SCHEME, "commitment": published, "turn": 1, **shared}
-    staging = staging_folder(folder)
+    staging = staging_folder(folder.resolve())  # `.` has no name to put a staging folder beside
+    moved: list[Path] = []
     try:
         folder.parent.mkdir(parents=True, exist_ok=True)
         staging.mkdir()
@@ -70,10 +71,18 @@ def new_game(ruleset_id: str, folder: Path, game: str, options: dict[str, Any],
             encoding="utf-8")
         write_secret(staging / SECRET_FILE, secret)
         (staging / START_STATE).write_text(dump_yaml(state), encoding="utf-8")
-        if folder.exists():
-            folder.rmdir()  # empty, as checked above
-        staging.rename(folder)
+        if folder.exists():  # empty, as checked above: fill it, so that it keeps its rights and a
+            for entry in sorted(staging.iterdir()):  # shell standing in it stays in the game
+                entry.rename(folder / entry.name)
+                moved.append(folder / entry.name)
+        else:
+            staging.rename(folder)
     except OSError as exc:
+        for entry in moved:
+            if entry.is_dir():
+                shutil.rmtree(entry)
+            else:
+                entry.unlink()
         raise InputError([Problem(display_path(exc.filename or folder), None, "",
                                   f"cannot write the game folder: {exc.strerror}; nothing was created",
                                   "a folder this user may write, on a file system with room")]) from None
