@@ -280,3 +280,35 @@ def test_validate_prints_the_notes(tmp_path):
                       EXAMPLE / "standing" / "ussr.yaml")
     assert result.exit_code == 0, result.stderr
     assert f"note: {orders}:" in result.stderr and "a no-break space outside quotes" in result.stderr
+
+
+@pytest.mark.parametrize("value, tag", [
+    ('!!bool "x"', "!!bool"),  # a KeyError in PyYAML
+    ('!!int "12abc"', "!!int"),  # a ValueError
+    ('!!int ""', "!!int"),  # an IndexError
+    ('!!float "."', "!!float"),
+    ('!!timestamp "x"', "!!timestamp"),  # an AttributeError
+    ('!!timestamp "2001-02-30"', "!!timestamp"),  # a ValueError from datetime
+    ('!!timestamp "2001-02-03 01:02:03 +99:00"', "!!timestamp"),
+    ("2001-02-30", "!!timestamp"),  # read as a date without any tag
+    ('!!map "x"', "!!map"),
+])
+def test_a_value_its_tag_cannot_read_is_refused_where_it_stands(value, tag):
+    text = refused(f"power: germany\nnote: {value}\n")
+    assert text.startswith("orders.yaml:2: note: "), text
+    assert f"cannot be read as {tag}" in text
+
+
+def test_an_unknown_tag_is_refused_where_it_stands():
+    assert refused('power: germany\nplace:\n  - !!python/name:os.system ""\n') == (
+        "orders.yaml:3: place[0]: '' has the tag !!python/name:os.system, which pbem does not read "
+        "(allowed: the value without its tag)")
+
+
+def test_validate_refuses_a_bad_tagged_value_without_a_traceback(tmp_path):
+    orders = tmp_path / "orders.yaml"
+    orders.write_text('power: russia\npurchase: {infantry: !!int "12abc"}\n', encoding="utf-8")
+    result = run_pbem("validate", orders, "--state", EXAMPLE / "start" / "state.yaml")
+    assert result.exit_code == 1
+    assert (f"{orders}:2: purchase.infantry: '12abc' cannot be read as !!int (allowed: a value that !!int "
+            "accepts, or the value without its tag)") in result.stderr

@@ -62,7 +62,8 @@ MAX_STRING_LENGTH = 10_000  # characters of one key or value: a note of several 
 _SCALARS = yaml.SafeLoader("")
 # libyaml's parser, where PyYAML was built with it, is several times faster on state files
 _PARSER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-_INT_TAG = "tag:yaml.org,2002:int"
+_STANDARD_TAG = "tag:yaml.org,2002:"
+_INT_TAG = _STANDARD_TAG + "int"
 
 
 class _Refused(Exception):
@@ -87,13 +88,36 @@ def _scalar(event: yaml.ScalarEvent, path: FieldPath) -> Any:
                        f"at most {MAX_INTEGER_LENGTH} characters")
     node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)
     constructor = _SCALARS.yaml_constructors.get(tag, _SCALARS.yaml_constructors[None])
-    value = constructor(_SCALARS, node)
-    if isinstance(value, GeneratorType):  # a collection's tag on a scalar: PyYAML's error
-        steps = value
-        value = next(steps)
-        for _ in steps:
-            pass
+    try:
+        value = constructor(_SCALARS, node)
+        if isinstance(value, GeneratorType):  # a collection's tag on a scalar: PyYAML's error
+            steps = value
+            value = next(steps)
+            for _ in steps:
+                pass
+    except Exception as exc:
+        # PyYAML's constructors fail in many ways on text they cannot read: `!!bool x` a KeyError,
+        # `!!int ""` an IndexError, `2001-02-30` a ValueError, an unknown tag a ConstructorError.
+        # Each is the player's value, refused where it stands.
+        allowed = "the value in quotes, to read it as text" if event.tag in (None, "!") else \
+            "the value without its tag"
+        if tag in _SCALARS.yaml_constructors:
+            allowed = f"a value that {_short_tag(tag)} accepts, or {allowed}"
+        raise _Refused(_unreadable(event, tag, exc), event.start_mark, path, allowed) from None
     return value
+
+
+def _short_tag(tag: str) -> str:
+    """``tag:yaml.org,2002:int`` -> ``!!int``, as the tag is written in a file."""
+    return "!!" + tag[len(_STANDARD_TAG):] if tag.startswith(_STANDARD_TAG) else tag
+
+
+def _unreadable(event: yaml.ScalarEvent, tag: str, exc: Exception) -> str:
+    shown = event.value if len(event.value) <= 40 else event.value[:40] + "…"
+    if tag not in _SCALARS.yaml_constructors:
+        return f"{shown!r} has the tag {_short_tag(tag)}, which pbem does not read"
+    reason = getattr(exc, "problem", None) if isinstance(exc, yaml.YAMLError) else None
+    return f"{shown!r} cannot be read as {_short_tag(tag)}" + (f" ({reason})" if reason else "")
 
 
 class _Collection:
