@@ -165,7 +165,12 @@ def secret(file: Path = typer.Argument(..., help="The new secret file to write (
     if file.exists():
         typer.echo(f"error: {display_path(file)} exists; a secret is never overwritten", err=True)
         raise typer.Exit(code=1)
-    typer.echo(write_secret(file, new_chain_secret()))
+    try:
+        published = write_secret(file, new_chain_secret())
+    except OSError as exc:  # no such folder, no permission, a full disk
+        typer.echo(f"error: cannot write {escape_controls(display_path(file))}: {exc.strerror or exc}", err=True)
+        raise typer.Exit(code=1)
+    typer.echo(published)
 
 
 _KINDS = ("auto", "orders", "standing-orders")
