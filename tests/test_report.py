@@ -90,6 +90,7 @@ HOSTILE = {
     "trailing backslash": "ends in a break\\",
     "controls": "bell\x07 null\x00 escape\x1b[31m del\x7f c1\x9b tab\there",
     "bidi override": "abc\u202edcba\u202c \u2066isolate\u2069",
+    "bidi marks": "left\u200emark right\u200fmark arabic\u061cmark",
 }
 FORMATS = ("md", "bbcode", "html")
 
@@ -155,11 +156,11 @@ def test_player_text_cannot_change_the_structure_of_any_report(name, where):
     assert html_elements(hostile["html"]) == html_elements(harmless["html"])
 
 
-CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
-@pytest.mark.parametrize("name", ["controls", "bidi override", "next line", "carriage return",
-                                  "line and paragraph separators"])
+@pytest.mark.parametrize("name", ["controls", "bidi override", "bidi marks", "next line",
+                                  "carriage return", "line and paragraph separators"])
 def test_no_control_character_reaches_a_report(name):
     for text in reports(move(HOSTILE[name]), note=HOSTILE[name], game=HOSTILE[name]).values():
         assert not CONTROL.search(text)
@@ -167,6 +168,22 @@ def test_no_control_character_reaches_a_report(name):
 
 def test_control_characters_show_as_their_code_points():
     assert one_line("bell\x07 \u202eabc\u202c del\x7f") == "bell⟨U+0007⟩ ⟨U+202E⟩abc⟨U+202C⟩ del⟨U+007F⟩"
+
+
+def test_a_bidi_mark_in_a_note_shows_as_its_code_point_in_every_report():
+    # U+200E, U+200F and U+061C reorder what is shown like the overrides; messages escape them too
+    for kind, text in reports(move("left\u200eright"), note="a\u200fb\u061cc").items():
+        assert "left⟨U+200E⟩right" in text, kind
+        assert "a⟨U+200F⟩b⟨U+061C⟩c" in text, kind
+        assert not any(mark in text for mark in "\u200e\u200f\u061c"), kind
+
+
+def test_reports_show_every_character_that_messages_escape():
+    from pbem.core.errors import CONTROL_CHARACTERS, escape_controls
+    for code in CONTROL_CHARACTERS:
+        if code not in (0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x1C, 0x1D, 0x1E, 0x85, 0x2028, 0x2029):  # blanks, breaks
+            assert one_line(f"a{chr(code)}b") == f"a⟨U+{code:04X}⟩b"
+            assert escape_controls(chr(code)) != chr(code)
 
 
 @pytest.mark.parametrize("text, shown", [

@@ -15,6 +15,7 @@ from typing import Any
 import jinja2
 import markupsafe
 
+from pbem.core.errors import CONTROL_CHARACTERS
 from pbem.core.events import EventLog
 from pbem.core.turn import TurnInputs
 from pbem.render.words import forces_text, percent, power_name, unit_name, units_text
@@ -262,9 +263,11 @@ def _environment(autoescape: bool) -> jinja2.Environment:
 _LINE_BREAKS_ONLY = re.compile(r"\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
 _LINE_BREAKS = re.compile(rf"[ \t]*(?:(?:{_LINE_BREAKS_ONLY.pattern})[ \t]*)+")
 _PARAGRAPH_SIGN = " \u23ce "  # " ⏎ ": where the player left a blank line
-# C0 and C1 controls, DEL, and the bidi embeddings, overrides and isolates, which can make text
-# read in another order than it is written; each is shown as its code point, e.g. ⟨U+202E⟩.
-_CONTROLS = re.compile("[\x00-\x08\x0e-\x1b\x1f\x7f-\x84\x86-\x9f\u202a-\u202e\u2066-\u2069]")
+# The control characters of messages (errors.py): C0 and C1 controls, DEL, and the bidi marks,
+# embeddings, overrides and isolates, which can make text read in another order than it is written.
+# Line breaks and tabs are gone by the time this applies; each other is shown as its code point,
+# e.g. ⟨U+202E⟩.
+_CONTROLS = re.compile("[" + "".join(re.escape(chr(code)) for code in CONTROL_CHARACTERS) + "]")
 
 
 def _join_lines(breaks: re.Match[str]) -> str:
