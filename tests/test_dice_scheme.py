@@ -77,6 +77,14 @@ def test_notes_spelling_and_layout_do_not_change_the_digest():
     assert digest_of(flowed, STANDING) == base
 
 
+def test_a_space_override_that_sets_nothing_does_not_change_the_digest():
+    base = digest_of(ORDERS, STANDING)
+    emptied = {**STANDING, "germany": STANDING["germany"] + "spaces: {Karelia: {}, Egypt: {}}\n"}
+    assert digest_of(ORDERS, emptied) == base
+    overriding = {**STANDING, "germany": STANDING["germany"] + "spaces: {Karelia: {submerge: never}}\n"}
+    assert digest_of(ORDERS, overriding) != base
+
+
 def test_a_decision_changes_the_digest():
     base = digest_of(ORDERS, STANDING)
     changed = {**STANDING, "germany": STANDING["germany"].replace("infantry", "tank", 1)}

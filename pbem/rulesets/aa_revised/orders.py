@@ -375,7 +375,10 @@ def read_standing(doc: Document) -> tuple[StandingOrders | None, list[Problem]]:
             override.submerge = raw["submerge"]
         if isinstance(raw.get("damage_battleships_first"), bool):
             override.damage_battleships_first = raw["damage_battleships_first"]
-        standing.spaces[space] = override
+        # an entry that sets nothing (`Karelia: {}`) decides nothing, so it must not reach the
+        # decisions the dice are bound to (nor undo an earlier entry naming the same space)
+        if override.casualty_order or override.submerge or override.damage_battleships_first is not None:
+            standing.spaces[space] = override
     return standing, problems
 
 
