@@ -5,6 +5,13 @@ players know only ``seed[n - 1]`` (the commitment), which fixes ``seed[n]`` with
 When turn n is adjudicated its seed is revealed in the report, anyone can check that it hashes to
 the commitment, and the dice follow from it and from the turn's orders, so the moderator cannot
 pick the dice after seeing the orders.
+
+A game's state names its dice scheme (`dice.scheme`; a state without one is scheme 1). Scheme 1
+keys the dice with the turn seed alone and binds them to a digest of the submitted files' data as
+parsed, so a note or a spelling changed them. Scheme 2, which new games use (`CURRENT_SCHEME`),
+binds them to a digest of what the submissions decide, names resolved, and keys them with
+`shared_key` when players share in the randomness; its `turn_start` event lists each input file
+with its sha256. `pbem.core.turn` applies the scheme.
 """
 
 from __future__ import annotations
@@ -14,7 +21,6 @@ import hmac
 import secrets
 
 SEED_BYTES = 32
-SCHEMES = (1, 2)
 CURRENT_SCHEME = 2
 # 252 is the largest multiple of 6 below 256: bytes from 252 up are thrown away so each face
 # has probability exactly 1/6.
