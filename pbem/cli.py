@@ -14,7 +14,8 @@ import typer
 from pbem.core.dice import new_chain_secret
 from pbem.core.errors import InputError, display_path, escape_controls
 from pbem.core.folder import game_folder_of
-from pbem.core.game import Verified, ledger_entry, new_game, record_turn, seed_for_turn, verify_game, write_secret
+from pbem.core.game import (Verified, ledger_entry, new_game, read_ledger, record_turn, seed_for_turn,
+                            verify_game, write_secret)
 from pbem.core.schemas import SCHEMA_NAMES, schema_data, schema_text, validate
 from pbem.core.turn import check_output, decisions_digest, load_turn, resolve_turn, turn_lock, write_outputs
 from pbem.core.yamlio import Document, load_document, load_json_lines, parse_document
@@ -236,18 +237,22 @@ def adjudicate(turn: Path = typer.Argument(..., help="The turn file (ruleset, st
                force: bool = typer.Option(False, "--force", help="Replace the output files if they exist."),
                ) -> None:
     """Resolve one power's turn: writes the next state, the event log and the reports."""
+    folder = game_folder_of(turn)
+    written = False
     try:
         with turn_lock(turn):
             inputs = load_turn(turn)
             _show_notes(inputs.turn, inputs.state, inputs.orders, *inputs.standing.values())
             check_output(inputs, force=force)  # refuse before spending time on the turn and its map
+            if folder is not None:
+                read_ledger(folder)  # a ledger that cannot be read stops the turn before anything is written
             result = resolve_turn(inputs, _renderer())
             out = write_outputs(inputs, result.files, force=force)
-            folder = game_folder_of(turn)
+            written = True
             if folder is not None:
                 record_turn(folder, ledger_entry(folder, turn, inputs, result))
     except InputError as exc:
-        _fail(exc)
+        _fail(exc, "the outputs were written, the ledger was not" if written else "nothing was written")
     typer.echo(f"wrote {', '.join(sorted(result.files))} to {display_path(out)}", err=True)
 
 

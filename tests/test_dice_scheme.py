@@ -226,3 +226,11 @@ def test_a_turn_file_outside_the_game_cannot_write_into_it(played, tmp_path):
     result = pbem("adjudicate", outside, "--force")
     assert result.exit_code == 1 and "lies in the game folder" in result.stderr, result.stderr
     assert (played / "start" / "state.yaml").read_bytes() == before
+
+
+def test_a_broken_ledger_stops_a_turn_before_anything_is_written(played):
+    (played / "ledger.jsonl").write_text("not a ledger\n", encoding="utf-8")
+    before = {p: p.read_bytes() for p in (played / "01-ussr").iterdir()}
+    result = pbem("adjudicate", played / "turns" / "01-ussr.yaml", "--force")
+    assert result.exit_code == 1 and "nothing was written" in result.stderr and "ledger.jsonl:1" in result.stderr
+    assert {p: p.read_bytes() for p in (played / "01-ussr").iterdir()} == before
