@@ -172,8 +172,7 @@ def _inputs(start: dict[str, Any]) -> list[str]:
     lines = []
     for i in start.get("inputs") or []:
         what = f"{'Orders' if i['kind'] == 'orders' else 'Standing orders'} of {power_name(i['power'])}"
-        lines.append(f"{what}: {i['file']}, SHA-256 {i['sha256']}" if i["file"] is not None
-                     else f"{what}: none in force, the defaults apply")
+        lines.append(f"{what}: {i['file']}, SHA-256 {i['sha256']}")
     if lines:
         lines.append(f"Digest of the decisions (names resolved, notes and layout left out): {start['orders_digest']}")
     lines += [f"Contribution of {c['player']} to the dice: {c['value']}" for c in start.get("contributions") or []]
