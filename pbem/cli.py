@@ -117,15 +117,13 @@ def new(ruleset: str = typer.Argument(..., help=f"Ruleset id: {', '.join(RULESET
         except InputError as exc:
             problems += [replace(p, line=None, field=name.strip()) for p in exc.problems]
     players = dict((name.strip(), value.strip()) for name, _, value in (p.partition("=") for p in player))
+    _ruleset(ruleset)
     try:
         if problems:
             raise InputError(problems)
         new_game(ruleset, folder, game or folder.resolve().name, options, players)
     except InputError as exc:
         _fail(exc)
-    except KeyError as exc:
-        typer.echo(f"error: unknown ruleset {ruleset!r} (allowed: {exc.args[0]})", err=True)
-        raise typer.Exit(code=1)
     typer.echo(f"created {display_path(folder)}: publish game.yaml's dice commitment to the players; "
                "keep secret.yaml to yourself", err=True)
 
@@ -133,11 +131,7 @@ def new(ruleset: str = typer.Argument(..., help=f"Ruleset id: {', '.join(RULESET
 @app.command()
 def options(ruleset: str = typer.Argument("aa-revised", help="Ruleset id.")) -> None:
     """List a ruleset's options and documented rulings with their defaults."""
-    try:
-        chosen = get_ruleset(ruleset)
-    except KeyError as exc:
-        typer.echo(f"error: unknown ruleset {ruleset!r} (allowed: {exc.args[0]})", err=True)
-        raise typer.Exit(code=1)
+    chosen = _ruleset(ruleset)
     typer.echo("Options (choose with `pbem new ... --option NAME=VALUE`):")
     for opt in chosen.options():
         allowed = ", ".join(map(str, opt.allowed))
@@ -354,11 +348,9 @@ def odds(attacker: str = typer.Option(..., help='Attacking units, e.g. "3 infant
         attacker, defender, attacker_power, defender_power, sea, amphibious, bombard, aa, attacker_tech,
         defender_tech, attacker_order, defender_order, keep_land_unit, retreat_after, retreat_below_units,
         retreat_when_weaker, retreat_below_chance, attacker_submerge, defender_submerge, simulate, seed, top)
+    rules = _ruleset(ruleset)
     try:
-        result = get_ruleset(ruleset).odds(request)
-    except KeyError as exc:
-        typer.echo(f"error: unknown ruleset {ruleset!r} (allowed: {exc.args[0]})", err=True)
-        raise typer.Exit(code=1)
+        result = rules.odds(request)
     except InputError as exc:
         _fail(exc, "no odds computed")
     if result is None:

@@ -165,13 +165,16 @@ def _check_orders_digest(folder: Path, inputs: TurnInputs) -> None:
     if not isinstance(start, dict):
         return
     shown = f"{display_path(recorded)} line 1"
-    files = {(i["kind"], i["power"]): i for i in input_files(inputs)}
+    played = {(i["kind"], i["power"]): i for i in input_files(inputs)}
     docs = {("orders", inputs.orders.data["power"]): inputs.orders,
             **{("standing_orders", power): doc for power, doc in inputs.standing.items()}}
-    changed = [Problem(docs[then.get("kind"), then.get("power")].path, None, "", f"not the file that was adjudicated: its SHA-256 is {now['sha256']}, "
-                       f"{shown} records {then.get('sha256')} for the {then.get('kind', '').replace('_', ' ')} of "
-                       f"{then.get('power')}") for then in start.get("inputs") or [] if isinstance(then, dict)
-               for now in [files.get((then.get("kind"), then.get("power")))] if now and now != then]
+    changed = []
+    for then in start.get("inputs") or []:
+        key = (then.get("kind"), then.get("power")) if isinstance(then, dict) else ()
+        if all(isinstance(k, str) for k in key) and key in played and played[key] != then:
+            changed.append(Problem(docs[key].path, None, "", f"not the file that was adjudicated: its SHA-256 is "
+                                   f"{played[key]['sha256']}, {shown} records {then.get('sha256')} for the "
+                                   f"{key[0].replace('_', ' ')} of {key[1]}"))
     digest = start.get("orders_digest")
     if isinstance(digest, str) and digest != orders_digest(inputs):
         standing = ", ".join(doc.path for _, doc in sorted(inputs.standing.items()))

@@ -17,7 +17,7 @@ import shutil
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterator
 
 from pbem.core.dice import DiceStream, commitment, shared_key
 from pbem.core.errors import InputError, Problem, display_path
@@ -342,14 +342,15 @@ def _claims(inputs: TurnInputs) -> tuple[dict[Path, str], list[tuple[Path, str]]
     return claims, read_later
 
 
-def check_output(inputs: TurnInputs, names: Iterable[str] | None = None, force: bool = False) -> None:
+def check_output(inputs: TurnInputs, files: dict[str, bytes] | None = None, force: bool = False) -> None:
     """Raise `InputError` if the turn's output folder is, or is inside or around, the folder of
     the input state, of the game's opening state or of another turn, or (without `force`) holds
-    any of the files `names` (None: any file at all). Called before the turn is resolved, and
-    again with the files to write; call it holding `turn_lock`, as it first finishes what a run
-    that died while writing the outputs left behind."""
+    any of `files` (None: any file at all), or if a later turn starts from a state in it that
+    `files` would change. Called before the turn is resolved, and again with the files to write;
+    call it holding `turn_lock`, as it first finishes what a run that died while writing the
+    outputs left behind."""
     out = inputs.output
-    claims, _ = _claims(inputs)
+    claims, read_later = _claims(inputs)
     problems = [inputs.turn.problem(("output",), f"{display_path(out)} is or encloses {display_path(folder)}, "
                                     f"which {why}", "a folder of its own for this turn's outputs")
                 for folder, why in claims.items() if _encloses(out.resolve(), folder)]
@@ -366,18 +367,15 @@ def check_output(inputs: TurnInputs, names: Iterable[str] | None = None, force: 
         raise InputError([inputs.turn.problem(
             ("output",), f"{display_path(out)} holds {', '.join(strangers)}, which no turn writes: an output "
             "folder is replaced whole, so it may hold nothing else", "a new folder for this turn's outputs")])
-    if names is None:
-        names = [p.name for p in out.iterdir()] if out.is_dir() else []
+    names = list(files) if files is not None else [p.name for p in out.iterdir()] if out.is_dir() else []
     existing = [name for name in names if (out / name).exists()]
     if existing and not force:
         raise InputError([inputs.turn.problem(
             ("output",), f"{display_path(out)} already holds {', '.join(sorted(existing))}",
             "a new folder, or --force to replace them")])
-
-
-def _check_no_fork(inputs: TurnInputs, files: dict[str, bytes]) -> None:
-    """A later turn that starts from this turn's state must find the same state there."""
-    _, read_later = _claims(inputs)
+    if files is None:
+        return
+    # a later turn that starts from this turn's state must find the same state there
     problems = [inputs.turn.problem(
         ("output",), f"{shown} starts from {display_path(state)}: replacing it with another state would "
         "fork the game", f"the same state, or first remove {shown} and the turns after it")
@@ -415,7 +413,6 @@ def write_outputs(inputs: TurnInputs, files: dict[str, bytes], force: bool = Fal
     """
     out = inputs.output
     check_output(inputs, files, force)
-    _check_no_fork(inputs, files)
     staging = staging_folder(out)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
