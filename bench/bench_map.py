@@ -25,7 +25,7 @@ sys.path.insert(0, str(REPO))
 
 from pbem.render.mapimage import THEATRES, render_map  # noqa: E402
 
-DATA = REPO / "pbem" / "rulesets" / "aa_revised" / "data"
+DATA = REPO / "pbem" / "rulesets" / "axis_allies" / "editions" / "revised"
 
 EVENTS: list[dict[str, Any]] = [
     {"type": "move", "phase": "combat", "power": "germany", "units": {"tank": 1},

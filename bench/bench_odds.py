@@ -15,8 +15,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a plain script from a checkout
 
-from pbem.rulesets.aa_revised.combat import Battle, make_pieces  # noqa: E402
-from pbem.rulesets.aa_revised.odds import battle_odds, simulate  # noqa: E402
+from pbem.rulesets.axis_allies.combat import Battle, make_pieces  # noqa: E402
+from pbem.rulesets.axis_allies.odds import battle_odds, simulate  # noqa: E402
 
 
 def land(attackers: dict, defenders: dict, aa_gun: str | None = None) -> Battle:

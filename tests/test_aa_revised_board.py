@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from pbem.rulesets.aa_revised.board import board
-from pbem.rulesets.aa_revised.names import normalise
-from pbem.rulesets.aa_revised.units import DEVELOPMENTS, unit_table
+from pbem.rulesets.axis_allies.board import board
+from pbem.rulesets.axis_allies.names import normalise
+from pbem.rulesets.axis_allies.units import DEVELOPMENTS, unit_table
 
 
 def test_spaces_and_adjacency_are_symmetric():

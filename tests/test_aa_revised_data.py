@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 import yaml
 
-DATA = Path(__file__).resolve().parents[1] / "pbem/rulesets/aa_revised/data"
+DATA = Path(__file__).resolve().parents[1] / "pbem/rulesets/axis_allies/editions/revised"
 
 TURN_ORDER = ["ussr", "germany", "uk", "japan", "usa"]
 SIDES = {"ussr": "allies", "germany": "axis", "uk": "allies", "japan": "axis", "usa": "allies"}
@@ -276,9 +276,9 @@ def test_aliases_are_unambiguous() -> None:
 def test_the_battle_engine_uses_the_unit_table_and_the_board() -> None:
     # combat.py keeps its own copy of the numbers so that it stays free of data loading; it must
     # not drift from units.yaml and board.yaml.
-    from pbem.rulesets.aa_revised import combat
-    from pbem.rulesets.aa_revised.board import board
-    from pbem.rulesets.aa_revised.units import unit_table
+    from pbem.rulesets.axis_allies import combat
+    from pbem.rulesets.axis_allies.board import board
+    from pbem.rulesets.axis_allies.units import unit_table
 
     table = unit_table()
     assert list(combat.UNITS) == list(table.types)  # same types, same (rolling) order

@@ -9,7 +9,7 @@ from pbem.core.dice import DiceStream
 from pbem.core.events import EventLog
 from pbem.core.yamlio import dump_yaml, parse_document
 from pbem.rulesets import get_ruleset
-from pbem.rulesets.aa_revised.board import board
+from pbem.rulesets.axis_allies.board import board
 
 RULES = get_ruleset("aa-revised")
 OPENING = RULES.opening_state("fuzz", {})

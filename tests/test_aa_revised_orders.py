@@ -102,7 +102,7 @@ def test_orders_of_the_wrong_power_or_round():
     ("Philipine Islands", "Philippine Islands"), ("karelia ssr", "Karelia S.S.R."), ("Moscow", "Russia"),
 ])
 def test_space_spellings(name, expected):
-    from pbem.rulesets.aa_revised.board import board
+    from pbem.rulesets.axis_allies.board import board
     assert board().space_names.get(name) == expected
 
 
@@ -111,7 +111,7 @@ def test_space_spellings(name, expected):
     ("subs", "submarine"), ("cv", "carrier"), ("Antiaircraft Gun", "aa_gun"),
 ])
 def test_unit_spellings(name, expected):
-    from pbem.rulesets.aa_revised.units import unit_table
+    from pbem.rulesets.axis_allies.units import unit_table
     assert unit_table().unit_names.get(name) == expected
 
 

@@ -9,9 +9,9 @@ from hypothesis import strategies as st
 
 from pbem.core.yamlio import dump_yaml, parse_document
 from pbem.rulesets import RULESETS, get_ruleset
-from pbem.rulesets.aa_revised.board import board
-from pbem.rulesets.aa_revised.options import OPTIONS, RULINGS
-from pbem.rulesets.aa_revised.state import Position
+from pbem.rulesets.axis_allies.board import board
+from pbem.rulesets.axis_allies.options import OPTIONS, RULINGS
+from pbem.rulesets.axis_allies.state import Position
 
 RULES = get_ruleset("aa-revised")
 
@@ -61,7 +61,7 @@ def test_new_games_name_partial_retreat_and_older_games_keep_their_reading(tmp_p
     """`pbem new` writes the rulebook reading; a game whose options do not name the option (made before
     it existed) keeps its opening state and plays the reading it was played with."""
     from pbem.core.game import new_game
-    from pbem.rulesets.aa_revised.options import chosen_options, option
+    from pbem.rulesets.axis_allies.options import chosen_options, option
 
     folder = new_game("aa-revised", tmp_path / "g", "g", {})
     assert "partial_retreat: subs_submerge" in (folder / "game.yaml").read_text(encoding="utf-8")

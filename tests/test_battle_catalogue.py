@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from pbem.rulesets.aa_revised.combat import (
+from pbem.rulesets.axis_allies.combat import (
     Battle, BattleOrders, CasualtyOrder, Piece, PowerOrders, RetreatRule, count_by_power, make_pieces,
     resolve_battle, resolve_bombing_raid, resolve_rocket_strike, takes_territory,
 )

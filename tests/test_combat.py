@@ -1,4 +1,4 @@
-"""Unit and property tests of pbem.rulesets.aa_revised.combat (the catalogue has the worked cases)."""
+"""Unit and property tests of pbem.rulesets.axis_allies.combat (the catalogue has the worked cases)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem.rulesets.aa_revised.combat import (
+from pbem.rulesets.axis_allies.combat import (
     UNITS, Battle, BattleOrders, CasualtyOrder, Piece, PowerOrders, RetreatRule, attack_volleys,
     casualty_policies, casualty_ranking, check_battle, defence_volleys, make_pieces, resolve_battle,
     take_casualties,

@@ -36,7 +36,7 @@ from pbem.render.mapimage import (
     unit_stack_lines,
 )
 
-DATA = Path(__file__).resolve().parents[1] / "pbem/rulesets/aa_revised/data"
+DATA = Path(__file__).resolve().parents[1] / "pbem/rulesets/axis_allies/editions/revised"
 
 #: One territory per owner in the opening position, big enough to show its fill around the writing.
 OWNED = {

@@ -8,8 +8,8 @@ import pytest
 from typer.testing import CliRunner
 
 from pbem.cli import app
-from pbem.rulesets.aa_revised.board import Board, board, load_data
-from pbem.rulesets.aa_revised.names import normalise
+from pbem.rulesets.axis_allies.board import Board, board, load_data
+from pbem.rulesets.axis_allies.names import normalise
 
 
 @pytest.mark.parametrize("typed, space", [

@@ -8,11 +8,11 @@ from collections import defaultdict
 
 import pytest
 
-from pbem.rulesets.aa_revised.combat import (
+from pbem.rulesets.axis_allies.combat import (
     Battle, BattleOrders, Board, CasualtyOrder, Piece, PowerOrders, RetreatRule, Volley, battle_winner,
     count_units, fight_round, make_pieces, resolve_battle,
 )
-from pbem.rulesets.aa_revised.odds import BattleTooLarge, Odds, battle_luck, battle_odds, hit_distribution, simulate
+from pbem.rulesets.axis_allies.odds import BattleTooLarge, Odds, battle_luck, battle_odds, hit_distribution, simulate
 
 
 def battle(kind, attacker, attackers, defenders, **kw) -> Battle:

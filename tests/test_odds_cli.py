@@ -236,7 +236,7 @@ def test_each_battle_end_says_how_lucky_it_was(dice: list[int], winner: str, as_
 
 
 def test_a_battle_too_large_for_a_turn_has_no_odds(monkeypatch: pytest.MonkeyPatch) -> None:
-    from pbem.rulesets.aa_revised import combat_link
+    from pbem.rulesets.axis_allies import combat_link
     monkeypatch.setattr(combat_link, "MAX_ODDS_WORK", 1)
     _, _, log = karelia_turn([1, 6, 6])
     assert log.of_type("battle_end")[0]["odds"] == {"not_computed": "battle too large"}

@@ -73,7 +73,7 @@ def matches(actual: Any, expected: Any) -> bool:
 
 
 def npl(state: dict[str, Any], power: str) -> int:
-    board = yaml.safe_load((Path(__file__).parents[1] / "pbem/rulesets/aa_revised/data/board.yaml").read_text())
+    board = yaml.safe_load((Path(__file__).parents[1] / "pbem/rulesets/axis_allies/editions/revised/board.yaml").read_text())
     ipc = {t["name"]: t["ipc"] for t in board["territories"]}
     return sum(ipc[t] for t, p in state["control"].items() if p == power)
 

@@ -7,7 +7,7 @@ Usage (from the repository root)::
 
 Writes ``board.yaml`` (powers, land territories, sea zones, canals) and ``setup.yaml`` (the
 opening position in the shapes of ``state.yaml``, see docs/architecture.md) into
-``pbem/rulesets/aa_revised/data/``. Run by hand; the output is committed and the game never
+``pbem/rulesets/axis_allies/editions/revised/``. Run by hand; the output is committed and the game never
 reads the XML. Only map and setup facts are taken from the XML: its engine properties
 (bids, low luck, AA options, ...) are TripleA's settings, not rules of the game.
 """
@@ -26,7 +26,7 @@ import yaml
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_XML = REPO / "../shared/data/aa-revised/ww2v2.xml"
-DATA_DIR = REPO / "pbem/rulesets/aa_revised/data"
+DATA_DIR = REPO / "pbem/rulesets/axis_allies/editions/revised"
 
 # TripleA player name -> (pbem power id, English name).
 POWERS: dict[str, tuple[str, str]] = {

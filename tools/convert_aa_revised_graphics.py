@@ -10,7 +10,7 @@ Reads, from ``../shared/data/aa-revised`` (or the directory given with ``--sourc
   IPC value markers are drawn;
 * ``map.properties`` -- the board size.
 
-and writes ``pbem/rulesets/aa_revised/data/graphics.json``::
+and writes ``pbem/rulesets/axis_allies/editions/revised/graphics.json``::
 
     {
       "board": {"width": 3500, "height": 2000, "wrap_x": true, "unit_slot": 48, ...},
@@ -49,7 +49,7 @@ Point = tuple[int, int]
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_SOURCE = REPO.parent / "shared" / "data" / "aa-revised"
-DEFAULT_OUTPUT = REPO / "pbem" / "rulesets" / "aa_revised" / "data" / "graphics.json"
+DEFAULT_OUTPUT = REPO / "pbem" / "rulesets" / "axis_allies" / "editions" / "revised" / "graphics.json"
 
 #: TripleA draws a unit image of this many pixels with its top-left corner at a place point.
 UNIT_SLOT = 48

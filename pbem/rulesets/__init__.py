@@ -6,7 +6,7 @@ from pbem.core.ruleset import Ruleset
 
 
 def _aa_revised() -> Ruleset:
-    from pbem.rulesets.aa_revised import AxisAlliesRevised
+    from pbem.rulesets.axis_allies import AxisAlliesRevised
     return AxisAlliesRevised()
 
 

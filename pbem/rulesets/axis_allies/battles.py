@@ -17,10 +17,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pbem.rulesets.aa_revised.capture import take_territory
-from pbem.rulesets.aa_revised.context import Assault, Outcome, Turn
-from pbem.rulesets.aa_revised.orders import BattleDecisions, Rocket
-from pbem.rulesets.aa_revised.state import Unit
+from pbem.rulesets.axis_allies.capture import take_territory
+from pbem.rulesets.axis_allies.context import Assault, Outcome, Turn
+from pbem.rulesets.axis_allies.orders import BattleDecisions, Rocket
+from pbem.rulesets.axis_allies.state import Unit
 
 NEVER_CASUALTIES = ("aa_gun", "industrial_complex")
 
@@ -149,7 +149,7 @@ def fight(turn: Turn, space: str) -> None:
         _assume_won(turn, space, attackers, defenders)
         return
     battle = _setup(turn, space, attackers, defenders, landed)
-    from pbem.rulesets.aa_revised.combat_link import run_battle
+    from pbem.rulesets.axis_allies.combat_link import run_battle
     run_battle(turn, battle)
 
 
@@ -255,7 +255,7 @@ def bombing_raid(turn: Turn, territory: str, bombers: list[Unit]) -> None:
         u.fought = True
     if turn.checking or not bombers:
         return
-    from pbem.rulesets.aa_revised.combat_link import run_raid
+    from pbem.rulesets.axis_allies.combat_link import run_raid
     run_raid(turn, territory, bombers)
 
 
@@ -299,7 +299,7 @@ def rocket_strikes(turn: Turn) -> None:
         used_guns[r.frm] = used_guns.get(r.frm, 0) + 1
         targets[r.target] = targets.get(r.target, 0) + 1
         if not turn.checking:
-            from pbem.rulesets.aa_revised.combat_link import run_rocket
+            from pbem.rulesets.axis_allies.combat_link import run_rocket
             run_rocket(turn, r.frm, r.target, complex_owner or "")
 
 

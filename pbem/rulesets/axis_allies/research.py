@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from pbem.rulesets.aa_revised.context import Turn
-from pbem.rulesets.aa_revised.units import RESEARCH_DIE_COST
+from pbem.rulesets.axis_allies.context import Turn
+from pbem.rulesets.axis_allies.units import RESEARCH_DIE_COST
 
 
 def research_cost(turn: Turn) -> int:

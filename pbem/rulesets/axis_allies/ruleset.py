@@ -11,10 +11,10 @@ from pbem.core.errors import InputError, Problem
 from pbem.core.events import EventLog
 from pbem.core.ruleset import Dice, OddsRequest, Option, Ruleset
 from pbem.core.yamlio import Document
-from pbem.rulesets.aa_revised.board import DATA_PACKAGE, board, load_data
-from pbem.rulesets.aa_revised.options import OPTIONS, RULINGS, chosen_options
-from pbem.rulesets.aa_revised.state import FORMAT, RULESET_ID, Position
-from pbem.rulesets.aa_revised.units import unit_table
+from pbem.rulesets.axis_allies.board import DATA_PACKAGE, board, load_data
+from pbem.rulesets.axis_allies.options import OPTIONS, RULINGS, chosen_options
+from pbem.rulesets.axis_allies.state import FORMAT, RULESET_ID, Position
+from pbem.rulesets.axis_allies.units import unit_table
 
 
 class AxisAlliesRevised(Ruleset):
@@ -47,25 +47,25 @@ class AxisAlliesRevised(Ruleset):
         return canonical
 
     def check_state(self, state: Document) -> list[Problem]:
-        from pbem.rulesets.aa_revised.checkstate import check_state
+        from pbem.rulesets.axis_allies.checkstate import check_state
         return check_state(state)
 
     def check_orders(self, state: dict[str, Any], orders: Document,
                      standing: dict[str, Document]) -> list[Problem]:
-        from pbem.rulesets.aa_revised.turn import check_turn
+        from pbem.rulesets.axis_allies.turn import check_turn
         return check_turn(state, orders, standing)
 
     def decisions(self, state: dict[str, Any], orders: Document, standing: dict[str, Document]) -> Any:
-        from pbem.rulesets.aa_revised.orders import decisions
+        from pbem.rulesets.axis_allies.orders import decisions
         return decisions(orders, standing)
 
     def resolve(self, state: dict[str, Any], orders: Document, standing: dict[str, Document],
                 dice: Dice, log: EventLog) -> dict[str, Any]:
-        from pbem.rulesets.aa_revised.turn import resolve_turn
+        from pbem.rulesets.axis_allies.turn import resolve_turn
         return resolve_turn(state, orders, standing, dice, log)
 
     def check_standing_orders(self, state: dict[str, Any], standing: Document) -> list[Problem]:
-        from pbem.rulesets.aa_revised.orders import read_standing
+        from pbem.rulesets.axis_allies.orders import read_standing
         return read_standing(standing)[1]
 
     def spaces(self, name: str | None = None) -> list[dict[str, Any]]:
@@ -104,11 +104,11 @@ class AxisAlliesRevised(Ruleset):
         return _map_data()
 
     def odds(self, request: OddsRequest) -> dict[str, Any]:
-        from pbem.rulesets.aa_revised.odds_request import odds_data
+        from pbem.rulesets.axis_allies.odds_request import odds_data
         return odds_data(request)
 
 
 @lru_cache(maxsize=1)
 def _map_data() -> tuple[dict[str, Any], dict[str, Any]]:
-    graphics = resources.files(DATA_PACKAGE).joinpath("data", "graphics.json").read_text(encoding="utf-8")
+    graphics = resources.files(DATA_PACKAGE).joinpath("editions", "revised", "graphics.json").read_text(encoding="utf-8")
     return load_data("board.yaml"), json.loads(graphics)

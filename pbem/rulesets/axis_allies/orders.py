@@ -12,9 +12,9 @@ from typing import Any
 
 from pbem.core.errors import Problem
 from pbem.core.yamlio import Document, FieldPath
-from pbem.rulesets.aa_revised.board import board
-from pbem.rulesets.aa_revised.names import NameTable
-from pbem.rulesets.aa_revised.units import unit_table
+from pbem.rulesets.axis_allies.board import board
+from pbem.rulesets.axis_allies.names import NameTable
+from pbem.rulesets.axis_allies.units import unit_table
 
 CONDITIONS = ("won", "captured", "lost", "retreated", "not_captured")
 

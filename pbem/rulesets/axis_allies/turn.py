@@ -14,14 +14,14 @@ from pbem.core.errors import Problem
 from pbem.core.events import EventLog
 from pbem.core.ruleset import Dice
 from pbem.core.yamlio import Document
-from pbem.rulesets.aa_revised import battles, landing
-from pbem.rulesets.aa_revised.context import Turn
-from pbem.rulesets.aa_revised.mobilize import check_purchase, mobilize, purchase_units
-from pbem.rulesets.aa_revised.movement import MovePlan, apply_move, check_move, check_steps
-from pbem.rulesets.aa_revised.orders import Move, StandingOrders, read_orders, read_standing
-from pbem.rulesets.aa_revised.research import check_research, develop_weapons
-from pbem.rulesets.aa_revised.state import Position
-from pbem.rulesets.aa_revised.units import unit_table
+from pbem.rulesets.axis_allies import battles, landing
+from pbem.rulesets.axis_allies.context import Turn
+from pbem.rulesets.axis_allies.mobilize import check_purchase, mobilize, purchase_units
+from pbem.rulesets.axis_allies.movement import MovePlan, apply_move, check_move, check_steps
+from pbem.rulesets.axis_allies.orders import Move, StandingOrders, read_orders, read_standing
+from pbem.rulesets.axis_allies.research import check_research, develop_weapons
+from pbem.rulesets.axis_allies.state import Position
+from pbem.rulesets.axis_allies.units import unit_table
 
 
 # --- entry points ------------------------------------------------------------------------------

@@ -12,11 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pbem.render.words import unit_name, units_text
-from pbem.rulesets.aa_revised.names import a
-from pbem.rulesets.aa_revised.context import Turn
-from pbem.rulesets.aa_revised.orders import Placement
-from pbem.rulesets.aa_revised.research import research_cost
-from pbem.rulesets.aa_revised.state import Unit
+from pbem.rulesets.axis_allies.names import a
+from pbem.rulesets.axis_allies.context import Turn
+from pbem.rulesets.axis_allies.orders import Placement
+from pbem.rulesets.axis_allies.research import research_cost
+from pbem.rulesets.axis_allies.state import Unit
 
 
 def check_purchase(turn: Turn) -> None:

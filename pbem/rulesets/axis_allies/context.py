@@ -16,11 +16,11 @@ from pbem.core.errors import Problem
 from pbem.core.events import EventLog
 from pbem.core.ruleset import Dice
 from pbem.core.yamlio import FieldPath
-from pbem.rulesets.aa_revised.board import Board, board
-from pbem.rulesets.aa_revised.options import option
-from pbem.rulesets.aa_revised.orders import Move, Orders, StandingOrders
-from pbem.rulesets.aa_revised.state import Position, Unit
-from pbem.rulesets.aa_revised.units import UnitTable, unit_table
+from pbem.rulesets.axis_allies.board import Board, board
+from pbem.rulesets.axis_allies.options import option
+from pbem.rulesets.axis_allies.orders import Move, Orders, StandingOrders
+from pbem.rulesets.axis_allies.state import Position, Unit
+from pbem.rulesets.axis_allies.units import UnitTable, unit_table
 
 
 @dataclass

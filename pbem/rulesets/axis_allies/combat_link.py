@@ -7,12 +7,12 @@ map or the turn; this module knows nothing of dice. See docs/combat-api.md.
 
 from __future__ import annotations
 
-from pbem.rulesets.aa_revised import combat, odds
-from pbem.rulesets.aa_revised.battles import Battle, NEVER_CASUALTIES, rehouse_carrier_fighters, retreat_options
-from pbem.rulesets.aa_revised.capture import take_territory
-from pbem.rulesets.aa_revised.context import Outcome, Turn
-from pbem.rulesets.aa_revised.orders import BattleDecisions
-from pbem.rulesets.aa_revised.state import Unit
+from pbem.rulesets.axis_allies import combat, odds
+from pbem.rulesets.axis_allies.battles import Battle, NEVER_CASUALTIES, rehouse_carrier_fighters, retreat_options
+from pbem.rulesets.axis_allies.capture import take_territory
+from pbem.rulesets.axis_allies.context import Outcome, Turn
+from pbem.rulesets.axis_allies.orders import BattleDecisions
+from pbem.rulesets.axis_allies.state import Unit
 
 
 # --- pieces ----------------------------------------------------------------------------------

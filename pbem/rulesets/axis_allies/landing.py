@@ -13,11 +13,11 @@ from __future__ import annotations
 import heapq
 from typing import Callable
 
-from pbem.rulesets.aa_revised.context import Turn
-from pbem.rulesets.aa_revised.flak import flak
-from pbem.rulesets.aa_revised.movement import air_can_enter, sea_can_enter, sea_noncombat_path
-from pbem.rulesets.aa_revised.orders import Move
-from pbem.rulesets.aa_revised.state import Unit
+from pbem.rulesets.axis_allies.context import Turn
+from pbem.rulesets.axis_allies.flak import flak
+from pbem.rulesets.axis_allies.movement import air_can_enter, sea_can_enter, sea_noncombat_path
+from pbem.rulesets.axis_allies.orders import Move
+from pbem.rulesets.axis_allies.state import Unit
 
 
 # --- planning, at the end of the combat move ---------------------------------------------------

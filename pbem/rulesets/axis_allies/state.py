@@ -13,8 +13,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator
 
-from pbem.rulesets.aa_revised.board import board
-from pbem.rulesets.aa_revised.units import DEVELOPMENTS, unit_table
+from pbem.rulesets.axis_allies.board import board
+from pbem.rulesets.axis_allies.units import DEVELOPMENTS, unit_table
 
 FORMAT = "pbem-state/1"
 RULESET_ID = "aa-revised"

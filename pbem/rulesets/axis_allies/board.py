@@ -15,14 +15,14 @@ from typing import Any, Callable, Iterable, Mapping
 
 import yaml
 
-from pbem.rulesets.aa_revised.names import NameTable
+from pbem.rulesets.axis_allies.names import NameTable
 
-DATA_PACKAGE = "pbem.rulesets.aa_revised"
+DATA_PACKAGE = "pbem.rulesets.axis_allies"
 
 
 def load_data(filename: str) -> Any:
     """A YAML file of the ruleset's `data/` folder."""
-    text = resources.files(DATA_PACKAGE).joinpath("data", filename).read_text(encoding="utf-8")
+    text = resources.files(DATA_PACKAGE).joinpath("editions", "revised", filename).read_text(encoding="utf-8")
     return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # libyaml when present: faster
 
 

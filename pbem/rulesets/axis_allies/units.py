@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable
 
-from pbem.rulesets.aa_revised.board import load_data
-from pbem.rulesets.aa_revised.names import NameTable
+from pbem.rulesets.axis_allies.board import load_data
+from pbem.rulesets.axis_allies.names import NameTable
 
 LAND, AIR, SEA, BUILDING = "land", "air", "sea", "building"
 

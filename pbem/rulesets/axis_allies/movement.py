@@ -15,12 +15,12 @@ from typing import Callable
 
 from pbem.core.yamlio import FieldPath, field_name
 from pbem.render.words import units_text
-from pbem.rulesets.aa_revised.capture import take_territory
-from pbem.rulesets.aa_revised.context import Assault, Outcome, Turn
-from pbem.rulesets.aa_revised.flak import flak
-from pbem.rulesets.aa_revised.names import a
-from pbem.rulesets.aa_revised.orders import Move
-from pbem.rulesets.aa_revised.state import Unit
+from pbem.rulesets.axis_allies.capture import take_territory
+from pbem.rulesets.axis_allies.context import Assault, Outcome, Turn
+from pbem.rulesets.axis_allies.flak import flak
+from pbem.rulesets.axis_allies.names import a
+from pbem.rulesets.axis_allies.orders import Move
+from pbem.rulesets.axis_allies.state import Unit
 
 Error = tuple[FieldPath, str, "str | None"]
 

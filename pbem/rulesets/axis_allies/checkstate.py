@@ -7,11 +7,11 @@ from typing import Any
 from pbem.core.errors import Problem
 from pbem.core.ruleset import option_problems
 from pbem.core.yamlio import Document
-from pbem.rulesets.aa_revised.board import board
-from pbem.rulesets.aa_revised.names import a
-from pbem.rulesets.aa_revised.options import OPTIONS
-from pbem.rulesets.aa_revised.state import RULESET_ID
-from pbem.rulesets.aa_revised.units import unit_table
+from pbem.rulesets.axis_allies.board import board
+from pbem.rulesets.axis_allies.names import a
+from pbem.rulesets.axis_allies.options import OPTIONS
+from pbem.rulesets.axis_allies.state import RULESET_ID
+from pbem.rulesets.axis_allies.units import unit_table
 
 # The opening position has about 200 units; 25 times that needs some seventy rounds of spending
 # every IPC on infantry without a loss, so no game reaches it. It also keeps every battle small

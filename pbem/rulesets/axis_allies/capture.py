@@ -7,7 +7,7 @@ industrial complexes are never destroyed: they belong to whoever controls their 
 
 from __future__ import annotations
 
-from pbem.rulesets.aa_revised.context import Turn
+from pbem.rulesets.axis_allies.context import Turn
 
 CAPTURED_WITH_TERRITORY = ("aa_gun", "industrial_complex")
 

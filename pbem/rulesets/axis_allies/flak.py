@@ -9,9 +9,9 @@ the guns on the path, in path order.
 
 from __future__ import annotations
 
-from pbem.rulesets.aa_revised import combat
-from pbem.rulesets.aa_revised.context import Turn
-from pbem.rulesets.aa_revised.state import Unit
+from pbem.rulesets.axis_allies import combat
+from pbem.rulesets.axis_allies.context import Turn
+from pbem.rulesets.axis_allies.state import Unit
 
 
 def flak(turn: Turn, aircraft: list[Unit], spaces: list[str]) -> None:

@@ -16,15 +16,15 @@ from typing import Any
 
 from pbem.core.errors import InputError, Problem
 from pbem.core.ruleset import OddsRequest
-from pbem.rulesets.aa_revised.board import board
-from pbem.rulesets.aa_revised.combat import (
+from pbem.rulesets.axis_allies.board import board
+from pbem.rulesets.axis_allies.combat import (
     DEFAULT_CASUALTY_ORDER, UNITS, Battle, BattleOrders, CasualtyOrder, Piece, PowerOrders, RetreatRule, Side,
     check_battle, count_units, make_pieces,
 )
-from pbem.rulesets.aa_revised.names import a, normalise
-from pbem.rulesets.aa_revised.odds import Odds, battle_odds, simulate
-from pbem.rulesets.aa_revised.options import option
-from pbem.rulesets.aa_revised.units import unit_table
+from pbem.rulesets.axis_allies.names import a, normalise
+from pbem.rulesets.axis_allies.odds import Odds, battle_odds, simulate
+from pbem.rulesets.axis_allies.options import option
+from pbem.rulesets.axis_allies.units import unit_table
 
 WHERE = "command line"  # the "file" of a Problem about an option
 BATTLE_DEVELOPMENTS = ("jet_fighters", "super_submarines", "heavy_bombers", "combined_bombardment")

@@ -4,6 +4,6 @@
 module per concern, listed in docs/architecture.md: turn.py plays the seven phases in order.
 """
 
-from pbem.rulesets.aa_revised.ruleset import AxisAlliesRevised
+from pbem.rulesets.axis_allies.ruleset import AxisAlliesRevised
 
 __all__ = ["AxisAlliesRevised"]
