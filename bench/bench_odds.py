@@ -17,11 +17,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a plai
 
 from pbem.rulesets.axis_allies.combat import Battle, make_pieces  # noqa: E402
 from pbem.rulesets.axis_allies.odds import battle_odds, simulate  # noqa: E402
+from pbem.rulesets.axis_allies import edition
+
+REVISED = edition("aa-revised")
+RULES = REVISED.combat
 
 
 def land(attackers: dict, defenders: dict, aa_gun: str | None = None) -> Battle:
-    return Battle("b1", "Ukraine S.S.R.", "land", "germany", make_pieces({"germany": attackers}),
-                  make_pieces({"ussr": defenders}, 1000), aa_gun=aa_gun)
+    return Battle("b1", "Ukraine S.S.R.", "land", "germany", make_pieces(RULES, {"germany": attackers}),
+                  make_pieces(RULES, {"ussr": defenders}, 1000), aa_gun=aa_gun)
 
 
 BATTLES = {  # name: (battle, target in ms or None)
@@ -33,9 +37,9 @@ BATTLES = {  # name: (battle, target in ms or None)
                                           {"infantry": 16, "artillery": 4, "tank": 6, "fighter": 4}, "ussr"), None),
     "sea 10 ships + 4 fighters a side": (Battle(
         "b1", "SZ 30", "sea", "japan",
-        make_pieces({"japan": {"battleship": 2, "carrier": 2, "destroyer": 2, "submarine": 3, "transport": 1,
+        make_pieces(RULES, {"japan": {"battleship": 2, "carrier": 2, "destroyer": 2, "submarine": 3, "transport": 1,
                                "fighter": 4}}),
-        make_pieces({"usa": {"battleship": 1, "carrier": 2, "destroyer": 3, "submarine": 2, "transport": 2,
+        make_pieces(RULES, {"usa": {"battleship": 1, "carrier": 2, "destroyer": 3, "submarine": 2, "transport": 2,
                              "fighter": 4}}, 1000)), 500),
 }
 

@@ -356,7 +356,7 @@ def odds(attacker: str = typer.Option(..., help='Attacking units, e.g. "3 infant
     if result is None:
         typer.echo(f"error: the {ruleset} ruleset has no battle calculator", err=True)
         raise typer.Exit(code=1)
-    typer.echo(json.dumps(result, indent=2, sort_keys=True) if as_json else odds_text(result), nl=as_json)
+    typer.echo(json.dumps(result, indent=2, sort_keys=True) if as_json else odds_text(result, rules.words()), nl=as_json)
 
 
 @app.command()

@@ -19,6 +19,7 @@ import yaml
 DATA = Path(__file__).resolve().parents[1] / "pbem/rulesets/axis_allies/editions/revised"
 
 TURN_ORDER = ["ussr", "germany", "uk", "japan", "usa"]
+TURN_ORDER_TUPLE = tuple(TURN_ORDER)
 SIDES = {"ussr": "allies", "germany": "axis", "uk": "allies", "japan": "axis", "usa": "allies"}
 UNIT_ORDER = ["infantry", "artillery", "tank", "aa_gun", "industrial_complex", "fighter", "bomber",
               "battleship", "destroyer", "carrier", "transport", "submarine"]
@@ -274,17 +275,17 @@ def test_aliases_are_unambiguous() -> None:
 
 
 def test_the_battle_engine_uses_the_unit_table_and_the_board() -> None:
-    # combat.py keeps its own copy of the numbers so that it stays free of data loading; it must
-    # not drift from units.yaml and board.yaml.
-    from pbem.rulesets.axis_allies import combat
-    from pbem.rulesets.axis_allies.board import board
-    from pbem.rulesets.axis_allies.units import unit_table
+    # The battle numbers, turn order and sides come from the edition's data; where each unit type
+    # fights is the family's, and must agree with the unit table.
+    from pbem.rulesets.axis_allies import combat, edition
 
-    table = unit_table()
-    assert list(combat.UNITS) == list(table.types)  # same types, same (rolling) order
-    for unit, profile in combat.UNITS.items():
+    revised = edition("aa-revised")
+    rules, table = revised.combat, revised.units
+    assert list(rules.units) == UNIT_ORDER  # same types, same (rolling) order
+    for unit, profile in rules.units.items():
+        assert (profile.cost, profile.attack, profile.defence) == UNIT_TABLE[unit][:3], unit
         row = table[unit]
-        assert (profile.cost, profile.attack, profile.defence) == (row.cost, row.attack, row.defense), unit
-        assert profile.kind == ("static" if row.cls == "building" or unit == "aa_gun" else row.cls), unit
-    assert combat.TURN_ORDER == board().powers
-    assert dict(combat.SIDE_OF) == board().side
+        assert combat.KINDS[unit] == (row.cls if row.battle_board else "static"), unit
+    assert rules.turn_order == TURN_ORDER_TUPLE
+    assert dict(rules.side_of) == {p["id"]: p["side"] for p in board()["powers"]}
+    assert rules.cargo == {"transport": {"infantry", "artillery", "tank", "aa_gun"}, "carrier": {"fighter"}}

@@ -9,7 +9,9 @@ from pbem.core.dice import DiceStream
 from pbem.core.events import EventLog
 from pbem.core.yamlio import dump_yaml, parse_document
 from pbem.rulesets import get_ruleset
-from pbem.rulesets.axis_allies.board import board
+from pbem.rulesets.axis_allies import edition
+
+REVISED = edition("aa-revised")
 
 RULES = get_ruleset("aa-revised")
 OPENING = RULES.opening_state("fuzz", {})
@@ -18,7 +20,7 @@ OPENING["dice"] = {"commitment": "0" * 64, "turn": 1}
 
 @st.composite
 def a_move(draw, power: str):
-    b = board()
+    b = REVISED.board
     stacks = [(space, units) for space, by_power in OPENING["units"].items()
               for p, units in by_power.items() if p == power]
     space, units = draw(st.sampled_from(stacks))
@@ -40,7 +42,7 @@ def a_move(draw, power: str):
 
 @st.composite
 def a_turn(draw):
-    power = draw(st.sampled_from(list(board().powers)))
+    power = draw(st.sampled_from(list(REVISED.board.powers)))
     orders = {"power": power}
     combat = draw(st.lists(a_move(power), max_size=4))
     noncombat = draw(st.lists(a_move(power), max_size=3))
@@ -69,7 +71,7 @@ def test_random_orders(turn):
 
 def land_attacks(power: str) -> list[dict]:
     """Every one-step attack of a territory's land units (and its fighters) on an enemy neighbour."""
-    b = board()
+    b = REVISED.board
     attacks = []
     for space, by_power in OPENING["units"].items():
         units = by_power.get(power, {})
@@ -87,7 +89,7 @@ def land_attacks(power: str) -> list[dict]:
 
 @st.composite
 def a_war_turn(draw):
-    power = draw(st.sampled_from([p for p in board().powers if land_attacks(p)]))
+    power = draw(st.sampled_from([p for p in REVISED.board.powers if land_attacks(p)]))
     options = land_attacks(power)
     picks = draw(st.lists(st.sampled_from(range(len(options))), min_size=1, max_size=4, unique=True))
     used, moves = set(), []
@@ -118,5 +120,5 @@ def test_random_attacks_play_to_valid_states(turn):
         captured = [c for c in log.of_type("capture") if c["space"] == end["space"]]
         assert bool(captured) == end["captured"]
         if end["captured"]:
-            assert after["control"][end["space"]] in (power, *[p for p in board().powers
-                                                              if board().side[p] == board().side[power]])
+            assert after["control"][end["space"]] in (power, *[p for p in REVISED.board.powers
+                                                              if REVISED.board.side[p] == REVISED.board.side[power]])

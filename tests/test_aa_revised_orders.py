@@ -6,6 +6,9 @@ import pytest
 
 from pbem.core.yamlio import parse_document
 from pbem.rulesets import get_ruleset
+from pbem.rulesets.axis_allies import edition
+
+REVISED = edition("aa-revised")
 
 RULES = get_ruleset("aa-revised")
 
@@ -102,8 +105,7 @@ def test_orders_of_the_wrong_power_or_round():
     ("Philipine Islands", "Philippine Islands"), ("karelia ssr", "Karelia S.S.R."), ("Moscow", "Russia"),
 ])
 def test_space_spellings(name, expected):
-    from pbem.rulesets.axis_allies.board import board
-    assert board().space_names.get(name) == expected
+        assert REVISED.board.space_names.get(name) == expected
 
 
 @pytest.mark.parametrize("name, expected", [
@@ -111,8 +113,7 @@ def test_space_spellings(name, expected):
     ("subs", "submarine"), ("cv", "carrier"), ("Antiaircraft Gun", "aa_gun"),
 ])
 def test_unit_spellings(name, expected):
-    from pbem.rulesets.axis_allies.units import unit_table
-    assert unit_table().unit_names.get(name) == expected
+        assert REVISED.units.unit_names.get(name) == expected
 
 
 def test_research_problems():

@@ -9,9 +9,10 @@ from hypothesis import strategies as st
 
 from pbem.core.yamlio import dump_yaml, parse_document
 from pbem.rulesets import RULESETS, get_ruleset
-from pbem.rulesets.axis_allies.board import board
-from pbem.rulesets.axis_allies.options import OPTIONS, RULINGS
 from pbem.rulesets.axis_allies.state import Position
+from pbem.rulesets.axis_allies import edition
+
+REVISED = edition("aa-revised")
 
 RULES = get_ruleset("aa-revised")
 
@@ -25,7 +26,7 @@ def opening() -> dict:
 def test_registry():
     assert "aa-revised" in RULESETS
     assert get_ruleset("aa-revised") is RULES
-    assert RULES.powers == board().powers
+    assert RULES.powers == REVISED.board.powers
     try:
         get_ruleset("chess")
     except KeyError as exc:
@@ -37,37 +38,37 @@ def test_registry():
 def test_opening_state_is_canonical_and_valid():
     state = opening()
     assert state["next_power"] == "ussr" and state["round"] == 1
-    assert state["options"] == {o.name: o.default for o in OPTIONS if o.legacy is None}
+    assert state["options"] == {o.name: o.default for o in REVISED.options if o.legacy is None}
     assert state["treasury"] == {"ussr": 24, "germany": 40, "uk": 30, "japan": 30, "usa": 42}
-    assert Position.from_state(state).to_state() == state
-    assert dump_yaml(Position.from_state(state).to_state()) == dump_yaml(state)
+    assert Position.from_state(state, REVISED).to_state() == state
+    assert dump_yaml(Position.from_state(state, REVISED).to_state()) == dump_yaml(state)
     assert RULES.check_state(parse_document(dump_yaml(state), "state.yaml")) == []
 
 
 def test_opening_production_levels_match_the_starting_treasuries():
-    pos = Position.from_state(opening())
-    assert {p: pos.npl(p) for p in board().powers} == {"ussr": 24, "germany": 40, "uk": 30, "japan": 30, "usa": 42}
+    pos = Position.from_state(opening(), REVISED)
+    assert {p: pos.npl(p) for p in REVISED.board.powers} == {"ussr": 24, "germany": 40, "uk": 30, "japan": 30, "usa": 42}
 
 
 def test_options_and_rulings_are_documented():
-    names = [o.name for o in (*OPTIONS, *RULINGS)]
+    names = [o.name for o in (*REVISED.options, *REVISED.rulings)]
     assert len(names) == len(set(names))
-    for o in (*OPTIONS, *RULINGS):
+    for o in (*REVISED.options, *REVISED.rulings):
         assert o.default in o.allowed and o.text
-    assert {o.name for o in OPTIONS} >= {"victory_cities", "research_rule", "noncombat_overfly", "bombardment_targets"}
+    assert {o.name for o in REVISED.options} >= {"victory_cities", "research_rule", "noncombat_overfly", "bombardment_targets"}
 
 
 def test_new_games_name_partial_retreat_and_older_games_keep_their_reading(tmp_path):
     """`pbem new` writes the rulebook reading; a game whose options do not name the option (made before
     it existed) keeps its opening state and plays the reading it was played with."""
     from pbem.core.game import new_game
-    from pbem.rulesets.axis_allies.options import chosen_options, option
+    from pbem.rulesets.axis_allies.options import chosen_options
 
     folder = new_game("aa-revised", tmp_path / "g", "g", {})
     assert "partial_retreat: subs_submerge" in (folder / "game.yaml").read_text(encoding="utf-8")
-    assert "partial_retreat" not in chosen_options({"victory_cities": 10})
-    assert option("partial_retreat").value_in({}) == "subs_with_fleet"
-    assert chosen_options({"partial_retreat": "subs_submerge"})["partial_retreat"] == "subs_submerge"
+    assert "partial_retreat" not in chosen_options(REVISED.options, {"victory_cities": 10})
+    assert REVISED.option("partial_retreat").value_in({}) == "subs_with_fleet"
+    assert chosen_options(REVISED.options, {"partial_retreat": "subs_submerge"})["partial_retreat"] == "subs_submerge"
 
 
 def test_cargo_and_fighters_at_sea_round_trip():
@@ -78,7 +79,7 @@ def test_cargo_and_fighters_at_sea_round_trip():
                                {"transport": "uk", "units": {"uk": {"infantry": 2}, "usa": {"tank": 0}}}]}
     state["cargo"]["SZ 2"][2]["units"] = {"uk": {"infantry": 2}}
     state["units"]["SZ 35"] = {"uk": {"fighter": 1, "carrier": 1}, "usa": {"fighter": 1}}
-    pos = Position.from_state(state)
+    pos = Position.from_state(state, REVISED)
     out = pos.to_state()
     assert out["cargo"]["SZ 2"] == [
         {"transport": "uk", "units": {"uk": {"infantry": 1, "tank": 1}}},
@@ -88,7 +89,7 @@ def test_cargo_and_fighters_at_sea_round_trip():
     assert out["units"]["SZ 35"] == {"uk": {"fighter": 1, "carrier": 1}, "usa": {"fighter": 1}}
     fighters = [u for u in pos.units_in("SZ 35", type="fighter")]
     assert all(u.aboard is not None for u in fighters)
-    assert Position.from_state(out).to_state() == out
+    assert Position.from_state(out, REVISED).to_state() == out
 
 
 def test_check_state_finds_bad_names_and_impossible_positions():
@@ -132,23 +133,23 @@ def test_check_state_refuses_more_units_than_a_game_can_build():
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.dictionaries(st.sampled_from(sorted(board().territories)),
+@given(st.dictionaries(st.sampled_from(sorted(REVISED.board.territories)),
                        st.dictionaries(st.sampled_from(["infantry", "tank", "artillery"]), st.integers(1, 30),
                                        min_size=1),
                        max_size=8),
-       st.permutations(list(board().powers)))
+       st.permutations(list(REVISED.board.powers)))
 def test_writing_is_canonical_whatever_the_input_order(extra, powers):
     state = opening()
     for space, counts in extra.items():
-        if board().is_neutral(space):
+        if REVISED.board.is_neutral(space):
             continue
         owner = state["control"][space]
         state["units"][space] = {owner: dict(counts)}
     shuffled = copy.deepcopy(state)
     shuffled["units"] = dict(reversed(list(shuffled["units"].items())))
     shuffled["treasury"] = {p: shuffled["treasury"][p] for p in powers}
-    a = dump_yaml(Position.from_state(state).to_state())
-    b = dump_yaml(Position.from_state(shuffled).to_state())
+    a = dump_yaml(Position.from_state(state, REVISED).to_state())
+    b = dump_yaml(Position.from_state(shuffled, REVISED).to_state())
     assert a == b
 
 
@@ -158,7 +159,7 @@ def test_writing_is_canonical_whatever_the_input_order(extra, powers):
 def test_units_by_space_follow_every_move_and_removal(steps):
     """`units_in` reads the position's index of units by space: whatever pieces move (cargo with its
     transport, or a piece set down directly) or leave the board, it gives what a look at every piece does."""
-    pos = Position.from_state(opening())
+    pos = Position.from_state(opening(), REVISED)
     for pick, zone, remove in steps:
         unit = list(pos.all_units())[pick % len(pos.units)]
         if remove:

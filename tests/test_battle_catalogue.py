@@ -12,9 +12,16 @@ import pytest
 import yaml
 
 from pbem.rulesets.axis_allies.combat import (
-    Battle, BattleOrders, CasualtyOrder, Piece, PowerOrders, RetreatRule, count_by_power, make_pieces,
+    BattleOrders, CasualtyOrder, Piece, PowerOrders, RetreatRule, count_by_power, make_pieces,
     resolve_battle, resolve_bombing_raid, resolve_rocket_strike, takes_territory,
 )
+from functools import partial
+from pbem.rulesets.axis_allies import edition
+from pbem.rulesets.axis_allies import combat
+
+REVISED = edition("aa-revised")
+RULES = REVISED.combat
+Battle = partial(combat.Battle, rules=RULES)  # a battle under the Revised rules
 
 CATALOGUE = Path(__file__).parent / "catalogue" / "aa-revised" / "battles"
 CASES = sorted(CATALOGUE.glob("*.yaml"))
@@ -63,17 +70,17 @@ def load(pieces: list[Piece], cargo: list[dict], first_id: int) -> list[Piece]:
         carrier = "transport" if "transport" in entry else "carrier"
         i = next(i for i, p in enumerate(pieces)
                  if p.type == carrier and p.owner == entry[carrier] and not p.cargo)
-        aboard = tuple(make_pieces(entry["units"], first_id))
+        aboard = tuple(make_pieces(RULES, entry["units"], first_id))
         first_id += len(aboard)
         pieces[i] = Piece(pieces[i].id, carrier, pieces[i].owner, cargo=aboard)
     return pieces
 
 
 def build_battle(spec: dict) -> Battle:
-    attackers = make_pieces(spec["attackers"], 1)
-    defenders = make_pieces(spec.get("defenders", {}), 101)
+    attackers = make_pieces(RULES, spec["attackers"], 1)
+    defenders = make_pieces(RULES, spec.get("defenders", {}), 101)
     cargo = spec.get("cargo", {})
-    bombarding = make_pieces({spec["attacker"]: spec["bombarding"]}, 301) if spec.get("bombarding") else []
+    bombarding = make_pieces(RULES, {spec["attacker"]: spec["bombarding"]}, 301) if spec.get("bombarding") else []
     return Battle(
         spec.get("id", "b1"), spec["space"], spec["kind"], spec["attacker"],
         load(attackers, cargo.get("attackers", []), 201), load(defenders, cargo.get("defenders", []), 251),
@@ -101,11 +108,11 @@ def run_battle(case: dict, dice: Dice) -> None:
     expect = case["expect"]
     assert result.winner == expect["winner"]
     assert result.rounds == expect["rounds"]
-    assert count_by_power(result.attackers) == expect.get("attackers_left", {})
-    assert count_by_power(result.defenders) == expect.get("defenders_left", {})
-    assert count_by_power(result.retreated_pieces) == expect.get("retreated", {})
+    assert count_by_power(RULES, result.attackers) == expect.get("attackers_left", {})
+    assert count_by_power(RULES, result.defenders) == expect.get("defenders_left", {})
+    assert count_by_power(RULES, result.retreated_pieces) == expect.get("retreated", {})
     for side in ("attacker", "defender"):
-        assert count_by_power(result.submerged[side]) == expect.get("submerged", {}).get(side, {})
+        assert count_by_power(RULES, result.submerged[side]) == expect.get("submerged", {}).get(side, {})
     assert not any(p.damaged for p in result.attackers + result.defenders), "battleships are repaired"
     if "takes_territory" in expect:
         won = result.winner == "attacker" and takes_territory(battle, result.attackers)

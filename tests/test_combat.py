@@ -9,10 +9,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pbem.rulesets.axis_allies.combat import (
-    UNITS, Battle, BattleOrders, CasualtyOrder, Piece, PowerOrders, RetreatRule, attack_volleys,
+    BattleOrders, CasualtyOrder, Piece, PowerOrders, RetreatRule, attack_volleys,
     casualty_policies, casualty_ranking, check_battle, defence_volleys, make_pieces, resolve_battle,
     take_casualties,
 )
+from functools import partial
+from pbem.rulesets.axis_allies import edition
+from pbem.rulesets.axis_allies import combat
+
+REVISED = edition("aa-revised")
+RULES = REVISED.combat
+Battle = partial(combat.Battle, rules=RULES)  # a battle under the Revised rules
 
 LAND = ("infantry", "artillery", "tank", "fighter", "bomber")
 SEA = ("battleship", "destroyer", "carrier", "transport", "submarine", "fighter", "bomber")
@@ -20,7 +27,7 @@ DEVELOPMENTS = ("jet_fighters", "super_submarines", "heavy_bombers", "combined_b
 
 
 def land_battle(attackers, defenders, **kw) -> Battle:
-    return Battle("b1", "Somewhere", "land", "germany", make_pieces(attackers), make_pieces(defenders, 100), **kw)
+    return Battle("b1", "Somewhere", "land", "germany", make_pieces(RULES, attackers), make_pieces(RULES, defenders, 100), **kw)
 
 
 def policy(battle: Battle, side: str = "defender"):
@@ -31,8 +38,8 @@ def policy(battle: Battle, side: str = "defender"):
 
 
 def test_battleship_absorbs_first_hit_then_sinks_last() -> None:
-    battle = Battle("b", "SZ 1", "sea", "germany", make_pieces({"germany": {"fighter": 1}}),
-                    make_pieces({"uk": {"battleship": 2, "destroyer": 1}}, 10))
+    battle = Battle("b", "SZ 1", "sea", "germany", make_pieces(RULES, {"germany": {"fighter": 1}}),
+                    make_pieces(RULES, {"uk": {"battleship": 2, "destroyer": 1}}, 10))
     pol = policy(battle)
     ranking = [(p.type, dmg) for p, dmg in casualty_ranking(battle.defenders, pol)]
     assert ranking == [("battleship", True), ("battleship", True), ("destroyer", False),
@@ -55,14 +62,14 @@ def test_keep_land_unit_moves_the_last_capturing_unit_to_the_end() -> None:
     battle = land_battle({"germany": {"infantry": 2, "tank": 1, "fighter": 1}}, {"ussr": {"infantry": 1}})
     pol = policy(battle, "attacker")
     assert [p.type for p, _ in casualty_ranking(battle.attackers, pol)] == ["infantry", "infantry", "fighter", "tank"]
-    sea = Battle("b", "SZ 1", "sea", "germany", make_pieces({"germany": {"transport": 1, "fighter": 1}}),
-                 make_pieces({"uk": {"destroyer": 1}}, 10))
+    sea = Battle("b", "SZ 1", "sea", "germany", make_pieces(RULES, {"germany": {"transport": 1, "fighter": 1}}),
+                 make_pieces(RULES, {"uk": {"destroyer": 1}}, 10))
     assert not casualty_policies(sea, BattleOrders())["attacker"].keep_land_unit
 
 
 def test_hits_only_reach_their_class_of_target_and_extra_hits_are_lost() -> None:
-    battle = Battle("b", "SZ 1", "sea", "germany", make_pieces({"germany": {"submarine": 1}}),
-                    make_pieces({"usa": {"carrier": 1, "fighter": 2}}, 10))
+    battle = Battle("b", "SZ 1", "sea", "germany", make_pieces(RULES, {"germany": {"submarine": 1}}),
+                    make_pieces(RULES, {"usa": {"carrier": 1, "fighter": 2}}, 10))
     pol = policy(battle)
     assert [p.type for p in take_casualties(battle.defenders, 3, "sea", pol).killed] == ["carrier"]
     assert [p.type for p in take_casualties(battle.defenders, 3, "air", pol).killed] == ["fighter", "fighter"]
@@ -78,7 +85,7 @@ def test_empty_transport_goes_before_a_loaded_one() -> None:
 
 def test_cargo_dies_with_its_transport_and_is_reported() -> None:
     transport = Piece(1, "transport", "uk", cargo=(Piece(2, "infantry", "usa"), Piece(3, "tank", "uk")))
-    battle = Battle("b", "SZ 1", "sea", "uk", [transport], make_pieces({"germany": {"destroyer": 1}}, 10))
+    battle = Battle("b", "SZ 1", "sea", "uk", [transport], make_pieces(RULES, {"germany": {"destroyer": 1}}, 10))
     result = resolve_battle(battle, BattleOrders(), lambda n: [1] * n)
     assert result.casualties["attacker"] == (transport,)
     lost = {e["power"]: e for e in result.events if e["type"] == "casualties"}
@@ -155,9 +162,9 @@ def battles(draw) -> tuple[Battle, BattleOrders]:
     types = LAND if kind == "land" else SEA
     counts = st.dictionaries(st.sampled_from(types), st.integers(1, 3), min_size=1, max_size=4)
     attacker = draw(st.sampled_from(["germany", "japan"]))
-    attackers = make_pieces({attacker: draw(counts)})
+    attackers = make_pieces(RULES, {attacker: draw(counts)})
     defending = draw(st.lists(st.sampled_from(["ussr", "uk", "usa"]), min_size=1, max_size=2, unique=True))
-    defenders = make_pieces({p: draw(counts) for p in defending}, 100)
+    defenders = make_pieces(RULES, {p: draw(counts) for p in defending}, 100)
     if kind == "sea" and draw(st.booleans()):  # load a transport
         i = next((i for i, p in enumerate(attackers) if p.type == "transport"), None)
         if i is not None:
@@ -166,13 +173,13 @@ def battles(draw) -> tuple[Battle, BattleOrders]:
     amphibious = kind == "land" and draw(st.booleans())
     developments = {p: frozenset(draw(st.sets(st.sampled_from(DEVELOPMENTS))))
                     for p in (attacker, *defending)}
-    bombarding = make_pieces({attacker: {"battleship": draw(st.integers(0, 2))}}, 300) if amphibious else []
+    bombarding = make_pieces(RULES, {attacker: {"battleship": draw(st.integers(0, 2))}}, 300) if amphibious else []
     battle = Battle("b1", "X", kind, attacker, attackers, defenders,
                     aa_gun=defending[0] if kind == "land" and draw(st.booleans()) else None,
                     bombarding=bombarding, amphibious=amphibious, developments=developments,
                     bombardment_targets=draw(st.sampled_from(["land_units", "any"])))
     submerge = st.sampled_from(["never", "always", "when_alone"])
-    order = st.builds(CasualtyOrder, st.permutations(list(UNITS)[5:] + list(UNITS)[:3]).map(tuple),
+    order = st.builds(CasualtyOrder, st.permutations(list(RULES.units)[5:] + list(RULES.units)[:3]).map(tuple),
                       st.booleans(), st.booleans())
     orders = BattleOrders(
         PowerOrders(draw(order), draw(submerge)),

@@ -8,8 +8,11 @@ import pytest
 from typer.testing import CliRunner
 
 from pbem.cli import app
-from pbem.rulesets.axis_allies.board import Board, board, load_data
+from pbem.rulesets.axis_allies.board import Board
 from pbem.rulesets.axis_allies.names import normalise
+from pbem.rulesets.axis_allies import edition
+
+REVISED = edition("aa-revised")
 
 
 @pytest.mark.parametrize("typed, space", [
@@ -22,24 +25,24 @@ from pbem.rulesets.axis_allies.names import normalise
     ("Moscow", "Russia"),
 ])
 def test_short_names_players_type_find_their_space(typed, space):
-    assert board().space_names.get(typed) == space
+    assert REVISED.board.space_names.get(typed) == space
 
 
 def test_every_alias_names_one_existing_space_and_no_other_space():
-    aliases = load_data("aliases.yaml")
-    plain = Board(load_data("board.yaml")).space_names  # the board's own names, without the list
+    aliases = REVISED.data("aliases.yaml")
+    plain = Board(REVISED.data("board.yaml"), REVISED.meta["powers"]).space_names  # the board's own names, without the list
     seen: dict[str, str] = {}
     for space, spellings in aliases.items():
-        assert board().is_space(space), f"{space!r} is not a space of the board"
+        assert REVISED.board.is_space(space), f"{space!r} is not a space of the board"
         for alias in spellings:
             key = normalise(alias)
             assert plain.get(alias) in (None, space), f"{alias!r} is already a name of {plain.get(alias)!r}"
             assert seen.setdefault(key, space) == space, f"{alias!r} stands for {seen[key]!r} and {space!r}"
-            assert board().space_names.get(alias) == space
+            assert REVISED.board.space_names.get(alias) == space
 
 
 def test_an_unknown_name_is_refused_with_suggestions_not_guessed():
-    names = board().space_names
+    names = REVISED.board.space_names
     assert names.get("Karelai") is None
     message, _ = names.unknown_message("Karelai")
     assert "did you mean 'Karelia S.S.R.'" in message

@@ -9,14 +9,21 @@ from collections import defaultdict
 import pytest
 
 from pbem.rulesets.axis_allies.combat import (
-    Battle, BattleOrders, Board, CasualtyOrder, Piece, PowerOrders, RetreatRule, Volley, battle_winner,
+    BattleOrders, Board, CasualtyOrder, Piece, PowerOrders, RetreatRule, Volley, battle_winner,
     count_units, fight_round, make_pieces, resolve_battle,
 )
 from pbem.rulesets.axis_allies.odds import BattleTooLarge, Odds, battle_luck, battle_odds, hit_distribution, simulate
+from functools import partial
+from pbem.rulesets.axis_allies import edition
+from pbem.rulesets.axis_allies import combat
+
+REVISED = edition("aa-revised")
+RULES = REVISED.combat
+Battle = partial(combat.Battle, rules=RULES)  # a battle under the Revised rules
 
 
 def battle(kind, attacker, attackers, defenders, **kw) -> Battle:
-    return Battle("b1", "X", kind, attacker, make_pieces(attackers), make_pieces(defenders, 100), **kw)
+    return Battle("b1", "X", kind, attacker, make_pieces(RULES, attackers), make_pieces(RULES, defenders, 100), **kw)
 
 
 NO_DESTROYER_SUBS = battle("sea", "germany", {"germany": {"submarine": 2}}, {"uk": {"transport": 1, "carrier": 1}})
@@ -83,8 +90,8 @@ def _units(pieces) -> tuple:
 def _end(board: Board) -> tuple:
     left_a = board.attackers + board.retreated + board.submerged["attacker"]
     left_d = board.defenders + board.submerged["defender"]
-    return (battle_winner(board.attackers, board.defenders), tuple(count_units(left_a).items()),
-            tuple(count_units(left_d).items()))
+    return (battle_winner(board.attackers, board.defenders), tuple(count_units(RULES, left_a).items()),
+            tuple(count_units(RULES, left_d).items()))
 
 
 def brute_force(b: Battle, orders: BattleOrders) -> tuple[dict[tuple, float], float]:
@@ -213,8 +220,8 @@ def test_hit_distribution_of_thousands_of_dice(value) -> None:
 
 
 def test_a_battle_of_thousands_of_units_is_too_large_not_an_error() -> None:
-    b = Battle("b1", "X", "land", "germany", make_pieces({"germany": {"infantry": 1100, "tank": 1100}}),
-               make_pieces({"ussr": {"infantry": 1200}}, 10_000))
+    b = Battle("b1", "X", "land", "germany", make_pieces(RULES, {"germany": {"infantry": 1100, "tank": 1100}}),
+               make_pieces(RULES, {"ussr": {"infantry": 1200}}, 10_000))
     result = resolve_battle(b, BattleOrders(), lambda n: [1] * n)
     with pytest.raises(BattleTooLarge):
         battle_luck(b, BattleOrders(), result, max_work=10_000)

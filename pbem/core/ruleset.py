@@ -8,6 +8,7 @@ from typing import Any, Protocol
 
 from pbem.core.errors import Problem
 from pbem.core.events import EventLog
+from pbem.core.words import Words
 from pbem.core.yamlio import Document
 
 
@@ -160,6 +161,10 @@ class Ruleset(ABC):
         "needed": n}``.
         """
         return None
+
+    def words(self) -> Words:
+        """How reports write the game's powers and unit types (default: their ids, readably)."""
+        return Words()
 
     def map_data(self) -> tuple[dict[str, Any], dict[str, Any]] | None:
         """The board facts and drawing geometry the map image needs, or None for a game without one."""

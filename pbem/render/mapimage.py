@@ -38,19 +38,16 @@ from matplotlib.font_manager import FontProperties
 from matplotlib.patches import FancyArrowPatch, Rectangle
 from matplotlib.path import Path as MplPath
 
-from pbem.render.words import unit_name
+from pbem.core.words import Words
 
 __all__ = [
     "BATTLE_COLOURS",
     "DPI",
     "IMAGE_WIDTH",
     "MAP_COLOURS",
-    "POWER_COLOURS",
-    "THEATRES",
-    "UNIT_LABELS",
+    "Style",
     "View",
     "board_to_image",
-    "land_colour",
     "make_view",
     "render_map",
     "unit_stack_lines",
@@ -58,17 +55,6 @@ __all__ = [
 
 # ---------------------------------------------------------------------------------------------
 # Colours and labels
-
-#: The powers' colours, close to the board's own (USSR dark red, Germany grey, UK tan/brown,
-#: Japan orange-yellow, USA green). ``land``: fill of the territories the power controls;
-#: ``unit``: its unit boxes, move arrows and capital star outline; ``text``: writing on its boxes.
-POWER_COLOURS: dict[str, dict[str, str]] = {
-    "ussr": {"land": "#c7766f", "unit": "#8c1c1c", "text": "#ffffff"},
-    "germany": {"land": "#8d8d8d", "unit": "#3f3f3f", "text": "#ffffff"},
-    "uk": {"land": "#c9a46e", "unit": "#7a4a17", "text": "#ffffff"},
-    "japan": {"land": "#f2cd55", "unit": "#e09b00", "text": "#1a1a1a"},
-    "usa": {"land": "#97ad62", "unit": "#3f5a16", "text": "#ffffff"},
-}
 
 #: Colours of everything that is not a power's.
 MAP_COLOURS: dict[str, str] = {
@@ -94,26 +80,54 @@ BATTLE_COLOURS: dict[str, str] = {
     "none": "#8e44ad",      # nobody left standing (or both sides left)
 }
 
-#: Unit type -> short label in the unit boxes, in the unit table's order.
-UNIT_LABELS: dict[str, str] = {
-    "infantry": "inf",
-    "artillery": "art",
-    "tank": "tnk",
-    "aa_gun": "aa",
-    "industrial_complex": "ic",
-    "fighter": "ftr",
-    "bomber": "bmb",
-    "battleship": "bb",
-    "destroyer": "dd",
-    "carrier": "cv",
-    "transport": "tr",
-    "submarine": "sub",
-}
-
-
-_POWER_ORDER = ("ussr", "germany", "uk", "japan", "usa")
-_POWER_SHORT = {"ussr": "USSR", "germany": "GER", "uk": "UK", "japan": "JPN", "usa": "USA"}
 _CARGO_MARK = "\u25b8"
+
+
+@dataclass(frozen=True)
+class Style:
+    """An edition's map style, from the ``style`` of its drawing data (``Ruleset.map_data``).
+
+    ``powers``: each power's colours, close to the board's own (``land`` fills the territories it
+    controls, ``unit`` its unit boxes, move arrows and capital star outline, ``text`` the writing
+    on its boxes), in turn order; ``labels``: each power's short label; ``unit_labels``: unit type
+    -> short label in the unit boxes, in unit-table order; ``theatres``: board windows ``(x0, x1,
+    y0, y1)`` of the theatre maps, where x may run past the board's edges when the board wraps
+    (the renderer then draws the wrapped copy); ``wraps``: the board wraps east-west.
+    """
+
+    powers: Mapping[str, Mapping[str, str]]
+    labels: Mapping[str, str]
+    unit_labels: Mapping[str, str]
+    words: Words
+    theatres: Mapping[str, tuple[int, int, int, int]]
+    wraps: bool
+
+    @classmethod
+    def of(cls, graphics: Mapping[str, Any]) -> Style:
+        """The style carried by ``graphics``."""
+        style = graphics["style"]
+        powers = {p: {"land": c["land"], "unit": c["unit"], "text": c["ink"]} for p, c in style["powers"].items()}
+        return cls(powers, {p: c["label"] for p, c in style["powers"].items()}, dict(style["unit_labels"]),
+                   Words(units={u: tuple(w) for u, w in style["unit_words"].items()}),
+                   {t: tuple(w) for t, w in style["theatres"].items()}, bool(style["wraps"]))
+
+    def land_colour(self, owner: str | None) -> str:
+        """Fill colour of a land territory controlled by ``owner`` (``None``: neutral)."""
+        if owner is None:
+            return MAP_COLOURS["neutral"]
+        colours = self.powers.get(owner)
+        return colours["land"] if colours else MAP_COLOURS["uncontrolled"]
+
+    def colours(self, power: str | None) -> Mapping[str, str]:
+        """The colours of ``power``'s boxes and arrows (black for a power without any)."""
+        return self.powers.get(power or "", {"land": MAP_COLOURS["uncontrolled"], "unit": "#000000",
+                                              "text": "#ffffff"})
+
+    def ordered_powers(self, powers: Iterable[str]) -> list[str]:
+        """``powers`` in turn order (unknown ones last, by name)."""
+        rank = {p: i for i, p in enumerate(self.powers)}
+        return sorted(powers, key=lambda p: (rank.get(p, len(rank)), p))
+
 
 # ---------------------------------------------------------------------------------------------
 # Image geometry and fonts
@@ -125,14 +139,6 @@ _TITLE_PX = 46
 _LEGEND_PX = 92
 #: How much of the opposite edge the full map repeats on each side (board pixels).
 WRAP_STRIP = 150
-
-#: Board windows ``(x0, x1, y0, y1)`` of the theatres. x may run past the board's edges: the
-#: renderer then draws the wrapped copy (the Pacific window crosses the east-west edge to show
-#: the Panama side of the board).
-THEATRES: dict[str, tuple[int, int, int, int]] = {
-    "europe": (430, 2050, 0, 1330),
-    "pacific": (1880, 3640, 120, 2000),
-}
 
 _FONT_DIR = Path(matplotlib.get_data_path()) / "fonts" / "ttf"
 _FONT_FILES = {
@@ -192,6 +198,7 @@ class View:
     map_height_px: int
     top_px: int
     bottom_px: int
+    style: Style
     text_scale: float = 1.0
     wrap_strips: bool = False
 
@@ -234,19 +241,20 @@ class View:
 
 def make_view(graphics: Mapping[str, Any], theatre: str | None = None,
               width_px: int = IMAGE_WIDTH) -> View:
-    """The view of the full map (``theatre=None``) or of one of ``THEATRES``."""
-    board = graphics["board"]
+    """The view of the full map (``theatre=None``) or of one of the edition's theatres."""
+    board, style = graphics["board"], Style.of(graphics)
     width, height = int(board["width"]), int(board["height"])
+    strip = WRAP_STRIP if style.wraps else 0
     if theatre is None:
-        x0, x1, y0, y1 = -WRAP_STRIP, width + WRAP_STRIP, 0, height
-    elif theatre in THEATRES:
-        x0, x1, y0, y1 = THEATRES[theatre]
+        x0, x1, y0, y1 = -strip, width + strip, 0, height
+    elif theatre in style.theatres:
+        x0, x1, y0, y1 = style.theatres[theatre]
     else:
-        raise ValueError(f"unknown theatre {theatre!r}; known: {', '.join(sorted(THEATRES))}")
+        raise ValueError(f"unknown theatre {theatre!r}; known: {', '.join(sorted(style.theatres))}")
     map_height = round(width_px * (y1 - y0) / (x1 - x0))
-    return View(x0, x1, y0, y1, width, width_px, map_height, _TITLE_PX, _LEGEND_PX,
+    return View(x0, x1, y0, y1, width, width_px, map_height, _TITLE_PX, _LEGEND_PX, style,
                 text_scale=1.0 if theatre is None else _THEATRE_TEXT_SCALE,
-                wrap_strips=theatre is None)
+                wrap_strips=theatre is None and style.wraps)
 
 
 def board_to_image(graphics: Mapping[str, Any], x: float, y: float,
@@ -255,26 +263,13 @@ def board_to_image(graphics: Mapping[str, Any], x: float, y: float,
     return make_view(graphics, theatre).to_image(x, y)
 
 
-def land_colour(owner: str | None) -> str:
-    """Fill colour of a land territory controlled by ``owner`` (``None``: neutral)."""
-    if owner is None:
-        return MAP_COLOURS["neutral"]
-    colours = POWER_COLOURS.get(owner)
-    return colours["land"] if colours else MAP_COLOURS["uncontrolled"]
-
-
 # ---------------------------------------------------------------------------------------------
 # Reading the inputs
 
 
-def _ordered_powers(powers: Iterable[str]) -> list[str]:
-    rank = {p: i for i, p in enumerate(_POWER_ORDER)}
-    return sorted(powers, key=lambda p: (rank.get(p, len(rank)), p))
-
-
-def _count_items(units: Mapping[str, int]) -> list[str]:
-    rank = {u: i for i, u in enumerate(UNIT_LABELS)}
-    return [f"{int(units[u])}{UNIT_LABELS.get(u, u)}"
+def _count_items(style: Style, units: Mapping[str, int]) -> list[str]:
+    rank = {u: i for i, u in enumerate(style.unit_labels)}
+    return [f"{int(units[u])}{style.unit_labels.get(u, u)}"
             for u in sorted(units, key=lambda u: (rank.get(u, len(rank)), u))
             if int(units[u]) > 0]
 
@@ -283,25 +278,25 @@ def _wrap_items(items: Sequence[str], per_line: int) -> list[str]:
     return [" ".join(items[i:i + per_line]) for i in range(0, len(items), per_line)]
 
 
-def unit_stack_lines(power: str, units: Mapping[str, int],
+def unit_stack_lines(style: Style, power: str, units: Mapping[str, int],
                      cargo: Sequence[Mapping[str, Any]] = (), per_line: int = 3) -> list[str]:
     """Text lines of one power's unit box: counts with short labels, at most ``per_line`` per
     line, in unit table order; then, marked with a triangle, what its transports carry (``cargo``
     is the space's list from ``state['cargo']``; another power's cargo is suffixed with it).
 
-    >>> unit_stack_lines("uk", {"infantry": 2, "tank": 1, "transport": 1},
+    >>> unit_stack_lines(style, "uk", {"infantry": 2, "tank": 1, "transport": 1},
     ...                  [{"transport": "uk", "units": {"usa": {"infantry": 2}}}])
     ['2inf 1tnk 1tr', '\u25b82inf US']
     """
-    lines = _wrap_items(_count_items(units), per_line)
+    lines = _wrap_items(_count_items(style, units), per_line)
     aboard: list[str] = []
     for load in cargo:
         if load.get("transport") != power:
             continue
-        for owner in _ordered_powers(load.get("units", {})):
-            items = _count_items(load["units"][owner])
+        for owner in style.ordered_powers(load.get("units", {})):
+            items = _count_items(style, load["units"][owner])
             if items and owner != power:
-                items[-1] += f" {_POWER_SHORT.get(owner, owner)}"
+                items[-1] += f" {style.labels.get(owner, owner)}"
             aboard.extend(items)
     if aboard:
         lines.extend(_CARGO_MARK + line for line in _wrap_items(aboard, per_line))
@@ -392,7 +387,7 @@ def _layout(labels: dict[str, _Label], view: View, renderer: RendererBase,
     for event in events:
         if event.get("type") == "battle_end" and event.get("space") in labels:
             outcome = _battle_outcome(event)
-            who = _POWER_SHORT.get(attackers.get(event.get("battle")) or "", "")
+            who = view.style.labels.get(attackers.get(event.get("battle")) or "", "")
             tag = {"captured": f"taken by {who}" if who else "taken",
                    "attacker": f"{who} won" if who else "attacker won",
                    "defender": "held", "none": "no victor"}[outcome]
@@ -410,8 +405,8 @@ def _layout(labels: dict[str, _Label], view: View, renderer: RendererBase,
             label.top -= h + 2 * pad + 2
         space_units = units.get(label.name) or {}
         bottom = _STACK_TOP_PX * k
-        for power in _ordered_powers(space_units):
-            lines = unit_stack_lines(power, space_units[power], cargo.get(label.name, ()))
+        for power in view.style.ordered_powers(space_units):
+            lines = unit_stack_lines(view.style, power, space_units[power], cargo.get(label.name, ()))
             if not lines:
                 continue
             width = max(_text_size(renderer, line, "bold", _STACK_PT * k)[0] for line in lines)
@@ -497,7 +492,7 @@ def _draw_polygons(ax: Axes, view: View, labels: Mapping[str, _Label],
                 neutral.extend(rings)
             else:
                 land.extend(rings)
-                land_faces.extend([land_colour(control.get(label.name)) if label.name in control
+                land_faces.extend([view.style.land_colour(control.get(label.name)) if label.name in control
                                    else MAP_COLOURS["uncontrolled"]] * len(rings))
     ax.add_collection(PolyCollection(sea, facecolors=MAP_COLOURS["sea"],
                                      edgecolors=MAP_COLOURS["sea_edge"], linewidths=0.7,
@@ -533,7 +528,7 @@ def _draw_markers(ax: Axes, view: View, labels: Mapping[str, _Label],
             continue
         if info.get("capital"):
             x, y = label.data.get("capital", label.centre)
-            colour = POWER_COLOURS.get(info["capital"], {}).get("unit", "#000000")
+            colour = view.style.colours(info["capital"])["unit"]
             caps += [(x + dx, y, colour) for dx in view.offsets(x, x, margin=30)]
         if info.get("victory_city"):
             x, y = label.data.get("victory_city", label.centre)
@@ -583,7 +578,7 @@ def _draw_labels(ax: Axes, view: View, labels: Mapping[str, _Label]) -> None:
                               "edgecolor": "#000000", "linewidth": 0.5})
             top = _STACK_TOP_PX * k
             for box in label.boxes:
-                colours = POWER_COLOURS.get(box.power, {"unit": "#000000", "text": "#ffffff"})
+                colours = view.style.colours(box.power)
                 pad = _BOX_PAD_PX * k * 72 / DPI / (_STACK_PT * k)
                 ax.text(x, cy + (top + _BOX_PAD_PX * k) / view.scale, box.text,
                         fontproperties=_font("bold", _STACK_PT * k), ha="center", va="top",
@@ -740,7 +735,7 @@ def _draw_moves(ax: Axes, view: View, labels: Mapping[str, _Label],
         points = _move_arrow_points(view, labels, event)
         if points is None:
             continue
-        colour = POWER_COLOURS.get(event.get("power", ""), {}).get("unit", "#000000")
+        colour = view.style.colours(event.get("power"))["unit"]
         style = "-" if event.get("phase") == "combat" else (0, (3.5, 2))
         codes = [MplPath.MOVETO] + [MplPath.LINETO] * (len(points) - 1)
         for dx in view.offsets(float(points[:, 0].min()), float(points[:, 0].max())):
@@ -794,8 +789,8 @@ def _draw_legend(fig: Figure, view: View, names: Mapping[str, str],
                                edgecolor=MAP_COLOURS["neutral_hatch"] if hatch else "#2b2b2b",
                                linewidth=0.6))
 
-    for power in _POWER_ORDER:
-        colours = POWER_COLOURS[power]
+    style = view.style
+    for power, colours in style.powers.items():
         swatch(x, colours["land"])
         ax.text(x + 30, row1, "3inf", fontproperties=_font("bold", _STACK_PT), ha="left",
                 va="center", color=colours["text"],
@@ -822,11 +817,11 @@ def _draw_legend(fig: Figure, view: View, names: Mapping[str, str],
     x = 12.0
     ax.text(x, row2, "Units:", fontproperties=bold, ha="left", va="center")
     x += 52
-    for unit, code in UNIT_LABELS.items():
+    for unit, code in style.unit_labels.items():
         ax.text(x, row2, code, fontproperties=bold, ha="left", va="center")
         x += _text_size(renderer, code, "bold", 8.0)[0] + 5
-        ax.text(x, row2, unit_name(unit), fontproperties=regular, ha="left", va="center")
-        x += _text_size(renderer, unit_name(unit), "regular", 8.0)[0] + 18
+        ax.text(x, row2, style.words.unit(unit), fontproperties=regular, ha="left", va="center")
+        x += _text_size(renderer, style.words.unit(unit), "regular", 8.0)[0] + 18
     ax.text(x, row2, _CARGO_MARK, fontproperties=bold, ha="left", va="center")
     ax.text(x + 14, row2, "aboard transports (suffix: another power's)",
             fontproperties=regular, ha="left", va="center")
@@ -834,10 +829,10 @@ def _draw_legend(fig: Figure, view: View, names: Mapping[str, str],
     x = 12.0
     ax.text(x, row3, "This turn:", fontproperties=bold, ha="left", va="center")
     x += 80
-    for style, text in (("-", "combat move"), ((0, (3.5, 2)), "non-combat move")):
+    for line_style, text in (("-", "combat move"), ((0, (3.5, 2)), "non-combat move")):
         ax.add_patch(FancyArrowPatch((x, row3), (x + 44, row3), arrowstyle="-|>,head_length=6,"
                                      "head_width=3", color="#000000", linewidth=2.0,
-                                     linestyle=style))
+                                     linestyle=line_style))
         ax.text(x + 52, row3, text, fontproperties=regular, ha="left", va="center")
         x += 170
     for outcome, text in (("captured", "battle: attacker took the territory"),
@@ -848,8 +843,9 @@ def _draw_legend(fig: Figure, view: View, names: Mapping[str, str],
                                edgecolor=BATTLE_COLOURS[outcome], linewidth=2.6))
         ax.text(x + 30, row3, text, fontproperties=regular, ha="left", va="center")
         x += 260
-    ax.text(view.width_px - 12, row3, "\u21c6 the board wraps east-west",
-            fontproperties=_font("italic", 8.0), ha="right", va="center")
+    if style.wraps:
+        ax.text(view.width_px - 12, row3, "\u21c6 the board wraps east-west",
+                fontproperties=_font("italic", 8.0), ha="right", va="center")
 
 
 def render_map(state: Mapping[str, Any], board: Mapping[str, Any], graphics: Mapping[str, Any],
@@ -864,14 +860,15 @@ def render_map(state: Mapping[str, Any], board: Mapping[str, Any], graphics: Map
     parsed ``graphics.json``; ``events``: this turn's event log or ``None`` (``move`` events
     become arrows along their path, ``battle_start``/``battle_end`` events outline the battle's
     space and tag it with the outcome). ``theatre``: ``None`` for the whole board (with a veiled
-    copy of the opposite edge on each side) or a key of ``THEATRES`` (``europe``, ``pacific``).
+    copy of the opposite edge on each side when the board wraps) or one of the edition's theatres
+    (``Style.theatres``).
     ``title`` is written above the map.
 
     The image is ``IMAGE_WIDTH`` pixels wide; the same arguments give the same bytes.
     """
     view = make_view(graphics, theatre)
     territories = {t["name"]: t for t in board.get("territories", [])}
-    names = {p: p for p in _POWER_ORDER} | {p["id"]: p.get("name", p["id"])
+    names = {p: p for p in view.style.powers} | {p["id"]: p.get("name", p["id"])
                                             for p in board.get("powers", [])}
     events = list(events or [])
     labels = _labels(graphics, board)

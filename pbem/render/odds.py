@@ -4,17 +4,18 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from pbem.render.words import percent, power_name, unit_name, units_text
+from pbem.core.words import Words, percent
 
 
-def _expected(units: Mapping[str, float]) -> str:
+def _expected(w: Words, units: Mapping[str, float]) -> str:
     """{infantry: 2.1, tank: 0} -> `2.10 infantry, 0.00 tanks`."""
-    return ", ".join(f"{n:.2f} {unit_name(u, 1 if n == 1 else 2)}" for u, n in units.items()) or "nothing"
+    return ", ".join(f"{n:.2f} {w.unit(u, 1 if n == 1 else 2)}" for u, n in units.items()) or "nothing"
 
 
-def odds_text(data: dict[str, Any]) -> str:
-    """The odds of one battle: who wins, what is left, what is lost, the likeliest outcomes."""
-    att, dfn = power_name(data["attacker"]), power_name(data["defender"])
+def odds_text(data: dict[str, Any], w: Words) -> str:
+    """The odds of one battle in the game's words `w`: who wins, what is left, what is lost, the
+    likeliest outcomes."""
+    att, dfn = w.power(data["attacker"]), w.power(data["defender"])
     if data["method"] == "exact":
         method = "exact"
     else:
@@ -31,14 +32,14 @@ def odds_text(data: dict[str, Any]) -> str:
     lines = [f"{att} attacks {dfn}: {data['kind'].replace('_', ' ')} battle", ""]
     lines += [f"  {label:<{width}}  {value:>7}" for label, value in chances]
     lines += ["", "Expected survivors",
-              f"  {att}: {_expected(data['attacker_survivors'])}",
-              f"  {dfn}: {_expected(data['defender_survivors'])}", "",
+              f"  {att}: {_expected(w, data['attacker_survivors'])}",
+              f"  {dfn}: {_expected(w, data['defender_survivors'])}", "",
               f"Expected IPC lost: {att} {data['attacker_ipc_lost']:.1f}, {dfn} {data['defender_ipc_lost']:.1f}", "",
               "Most likely outcomes (units left, retreated and submerged ones included)"]
     winners = {"attacker": f"{att} wins", "defender": f"{dfn} holds", "draw": "both wiped out"}
     wide = max(map(len, winners.values()))
     for o in data["outcomes"]:
         lines.append(f"  {percent(o['probability']):>7}  {winners[o['winner']]:<{wide}}  "
-                     f"{att}: {units_text(o['attackers'])}; {dfn}: {units_text(o['defenders'])}")
+                     f"{att}: {w.units(o['attackers'])}; {dfn}: {w.units(o['defenders'])}")
     lines += ["", f"Method: {method}"]
     return "\n".join(lines) + "\n"

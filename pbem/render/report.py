@@ -18,7 +18,7 @@ import markupsafe
 from pbem.core.errors import CONTROL_CHARACTERS
 from pbem.core.events import EventLog
 from pbem.core.turn import TurnInputs
-from pbem.render.words import forces_text, percent, power_name, unit_name, units_text
+from pbem.core.words import Words, percent
 from pbem.rulesets import get_ruleset
 
 POST_LIMIT = 60_000  # characters: phpBB's default, and near what most forums accept in one post
@@ -26,19 +26,19 @@ STEP_NAMES = {"aa": "AA fire", "bombardment": "Shore bombardment", "submarines":
               "attack": "Attacker fires", "defence": "Defender fires"}
 
 
-def _move_line(e: dict[str, Any]) -> str:
+def _move_line(w: Words, e: dict[str, Any]) -> str:
     via = e["path"][:-1]
-    text = f"{power_name(e['power'])}: {units_text(e['units'])} {e['from']} → {e['to']}"
+    text = f"{w.power(e['power'])}: {w.units(e['units'])} {e['from']} → {e['to']}"
     if via:
         text += f" (via {', '.join(via)})"
     if e.get("cargo"):
-        text += f", carrying {forces_text(e['cargo'])}"
+        text += f", carrying {w.forces(e['cargo'])}"
     if e.get("note"):
         text += f" — {e['note']}"
     return text
 
 
-def _battle(events: list[dict[str, Any]]) -> dict[str, Any]:
+def _battle(w: Words, events: list[dict[str, Any]]) -> dict[str, Any]:
     start = events[0]
     rounds: dict[int, dict[str, Any]] = {}
     end = None
@@ -51,48 +51,48 @@ def _battle(events: list[dict[str, Any]]) -> dict[str, Any]:
         if e["type"] == "roll":
             current["rolls"].append({
                 "step": STEP_NAMES.get(e["step"], e["step"]), "side": e["side"],
-                "power": power_name(e["power"]), "unit": unit_name(e["unit"], len(e["dice"])),
+                "power": w.power(e["power"]), "unit": w.unit(e["unit"], len(e["dice"])),
                 "count": len(e["dice"]), "value": e["value"],
                 "dice": " ".join(str(d) for d in e["dice"]), "hits": e["hits"]})
         elif e["type"] == "aa_fire":
             current["rolls"].append({
-                "step": "AA fire", "side": "defender", "power": power_name(e["power"]),
+                "step": "AA fire", "side": "defender", "power": w.power(e["power"]),
                 "unit": "AA gun", "count": len(e["dice"]), "value": 1,
                 "dice": " ".join(str(d) for d in e["dice"]), "hits": e["hits"]})
             if e.get("casualties"):
-                current["events"].append(f"AA fire shoots down {units_text(e['casualties'])}")
+                current["events"].append(f"AA fire shoots down {w.units(e['casualties'])}")
         elif e["type"] == "casualties":
-            text = power_name(e["power"])
+            text = w.power(e["power"])
             if e["units"]:
-                text += f" loses {units_text(e['units'])}"
+                text += f" loses {w.units(e['units'])}"
             if e.get("damaged"):
-                text += f"{';' if e['units'] else ':'} {units_text(e['damaged'])} damaged"
+                text += f"{';' if e['units'] else ':'} {w.units(e['damaged'])} damaged"
             if e.get("chosen_by"):
-                text += f" (chosen by {power_name(e['chosen_by'])}"
+                text += f" (chosen by {w.power(e['chosen_by'])}"
                 text += f": {e['rule']})" if e.get("rule") else ")"
             current["events"].append(text)
         elif e["type"] == "submerge":
-            current["events"].append(f"{power_name(e['power'])} submerges {units_text(e['units'])}")
+            current["events"].append(f"{w.power(e['power'])} submerges {w.units(e['units'])}")
         elif e["type"] == "retreat":
             where = f"to {e['to']}" if e.get("to") else "(to land in the noncombat move)"
-            current["events"].append(f"{power_name(e['power'])} retreats {units_text(e['units'])} {where}")
+            current["events"].append(f"{w.power(e['power'])} retreats {w.units(e['units'])} {where}")
         elif e["type"] in ("lost", "capture", "default", "ruling"):
-            current["events"].append(_other_line(e))
+            current["events"].append(_other_line(w, e))
     result = "unresolved"
     if end:
-        result = {"attacker": f"{power_name(start['attacker'])} wins",
+        result = {"attacker": f"{w.power(start['attacker'])} wins",
                   "defender": "The defender holds", "none": "Both sides are wiped out"}[end["winner"]]
         if end.get("captured"):
             result += f" and takes {start['space']}"
         result += f" after {end['rounds']} round{'s' if end['rounds'] != 1 else ''}"
     return {
         "id": start["battle"], "space": start["space"], "kind": start["kind"].replace("_", " "),
-        "attacker": power_name(start["attacker"]), "attackers": forces_text(start["attackers"]),
-        "defenders": forces_text(start["defenders"]), "rounds": [rounds[k] for k in sorted(rounds)],
+        "attacker": w.power(start["attacker"]), "attackers": w.forces(start["attackers"]),
+        "defenders": w.forces(start["defenders"]), "rounds": [rounds[k] for k in sorted(rounds)],
         "result": result,
-        "attackers_left": forces_text(end["attackers_left"]) if end else "",
-        "defenders_left": forces_text(end["defenders_left"]) if end else "",
-        "luck": _luck_line(power_name(start["attacker"]), end.get("odds")) if end else "",
+        "attackers_left": w.forces(end["attackers_left"]) if end else "",
+        "defenders_left": w.forces(end["defenders_left"]) if end else "",
+        "luck": _luck_line(w.power(start["attacker"]), end.get("odds")) if end else "",
     }
 
 
@@ -107,28 +107,28 @@ def _luck_line(attacker: str, odds: dict[str, Any] | None) -> str:
             f"{percent(odds['this_good_or_better'])} of outcomes were this good or better for {attacker}.")
 
 
-def _other_line(e: dict[str, Any]) -> str:
+def _other_line(w: Words, e: dict[str, Any]) -> str:
     kind = e["type"]
     if kind == "lost":
-        return f"{power_name(e['power'])} loses {units_text(e['units'])} in {e['space']}: {e['reason']}"
+        return f"{w.power(e['power'])} loses {w.units(e['units'])} in {e['space']}: {e['reason']}"
     if kind == "capture":
         verb = "liberates" if e.get("liberated") else "takes"
-        text = f"{power_name(e['by'])} {verb} {e['space']} ({e['ipc']} IPC) from {power_name(e['from'])}"
+        text = f"{w.power(e['by'])} {verb} {e['space']} ({e['ipc']} IPC) from {w.power(e['from'])}"
         if e.get("liberated") and e["to"] != e["by"]:
-            text += f"; it returns to {power_name(e['to'])}"
+            text += f"; it returns to {w.power(e['to'])}"
         return text
     if kind == "default":
-        return f"{power_name(e['power'])}: {e['what']}: {e['applied']} ({e['why']})"
+        return f"{w.power(e['power'])}: {e['what']}: {e['applied']} ({e['why']})"
     if kind == "ruling":
         return f"{e['rule']}: {e['text']}"
     return str(e)
 
 
-def _aa_fire_text(e: dict[str, Any]) -> str:
-    text = (f"AA gun in {e['space']} ({power_name(e['power'])}) fires at {units_text(e['targets'])}: "
+def _aa_fire_text(w: Words, e: dict[str, Any]) -> str:
+    text = (f"AA gun in {e['space']} ({w.power(e['power'])}) fires at {w.units(e['targets'])}: "
             f"{' '.join(map(str, e['dice']))} — {e['hits']} hit{'s' if e['hits'] != 1 else ''}")
     if e.get("casualties"):
-        text += f", shoots down {units_text(e['casualties'])}"
+        text += f", shoots down {w.units(e['casualties'])}"
     return text
 
 
@@ -139,39 +139,39 @@ def _raid_fire(events: list[dict[str, Any]], i: int) -> bool:
             and after["space"] == e["space"])
 
 
-def _raids(events: list[dict[str, Any]]) -> list[str]:
+def _raids(w: Words, events: list[dict[str, Any]]) -> list[str]:
     """Each strategic bombing raid: its AA fire (if a gun defends the complex), then its damage."""
     lines = []
     for i, e in enumerate(events):
         if _raid_fire(events, i):
-            lines.append(f"Raid on {e['space']}: {_aa_fire_text(e)}")
+            lines.append(f"Raid on {e['space']}: {_aa_fire_text(w, e)}")
         elif e["type"] == "bombing":
-            lines.append(f"{power_name(e['power'])} bombs the industrial complex in {e['space']} with "
+            lines.append(f"{w.power(e['power'])} bombs the industrial complex in {e['space']} with "
                          f"{e['bombers']} bomber{'s' if e['bombers'] != 1 else ''}: rolled "
                          f"{' '.join(map(str, e['dice']))}, damage {e['damage']} (at most {e['cap_per_bomber']} "
-                         f"per bomber); {power_name(e['victim'])} pays {e['paid']} IPC")
+                         f"per bomber); {w.power(e['victim'])} pays {e['paid']} IPC")
     return lines
 
 
-def _flak(events: list[dict[str, Any]]) -> list[str]:
+def _flak(w: Words, events: list[dict[str, Any]]) -> list[str]:
     """AA fire at aircraft on their flight path, each with the move it hit (the move event before it)."""
     lines, flight = [], None
     for i, e in enumerate(events):
         if e["type"] == "move":
             flight = e
         elif e["type"] == "aa_fire" and not e.get("battle") and not _raid_fire(events, i):
-            move = (f"{flight['phase'].capitalize()} move, {units_text(flight['units'])} {flight['from']} → "
+            move = (f"{flight['phase'].capitalize()} move, {w.units(flight['units'])} {flight['from']} → "
                     f"{flight['to']}: ") if flight else ""
-            lines.append(move + _aa_fire_text(e))
+            lines.append(move + _aa_fire_text(w, e))
     return lines
 
 
-def _inputs(start: dict[str, Any]) -> list[str]:
+def _inputs(w: Words, start: dict[str, Any]) -> list[str]:
     """The files, decisions digest and shared randomness a turn's dice are bound to, for a player to
     check; empty for a game whose turn_start does not list its inputs (dice scheme 1)."""
     lines = []
     for i in start.get("inputs") or []:
-        what = f"{'Orders' if i['kind'] == 'orders' else 'Standing orders'} of {power_name(i['power'])}"
+        what = f"{'Orders' if i['kind'] == 'orders' else 'Standing orders'} of {w.power(i['power'])}"
         lines.append(f"{what}: {i['file']}, SHA-256 {i['sha256']}")
     if lines:
         lines.append(f"Digest of the decisions (names resolved, notes and layout left out): {start['orders_digest']}")
@@ -179,10 +179,10 @@ def _inputs(start: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _position(summary: dict[str, Any] | None) -> dict[str, Any] | None:
+def _position(w: Words, summary: dict[str, Any] | None) -> dict[str, Any] | None:
     if summary is None:
         return None
-    powers = [{**row, "power": power_name(row["power"])} for row in summary["powers"]]
+    powers = [{**row, "power": w.power(row["power"])} for row in summary["powers"]]
     return {**summary, "powers": powers}
 
 
@@ -192,55 +192,56 @@ def report_model(before: dict[str, Any], after: dict[str, Any], log: EventLog,
     events = log.events
     start, end = events[0], events[-1]
     ruleset = get_ruleset(before["ruleset"])
+    w = ruleset.words()
     by_battle: dict[str, list[dict[str, Any]]] = {}
     for e in events:
         if e.get("battle"):  # flak on a flight path has battle None and is listed on its own
             by_battle.setdefault(e["battle"], []).append(e)
-    battles = [_battle(evs) for evs in by_battle.values() if evs[0]["type"] == "battle_start"]
+    battles = [_battle(w, evs) for evs in by_battle.values() if evs[0]["type"] == "battle_start"]
     income = {e["power"]: e for e in log.of_type("income")}
-    treasury = [{"power": power_name(p), "before": before["treasury"].get(p, 0),
+    treasury = [{"power": w.power(p), "before": before["treasury"].get(p, 0),
                  "income": income[p]["amount"] if p in income else "",
                  "after": after["treasury"].get(p, 0)} for p in ruleset.powers]
     return {
         "game": before["game"], "ruleset": ruleset.name, "round": start["round"],
-        "power": power_name(start["power"]), "turn": start["turn"], "note": note,
-        "research": [f"{power_name(e['power'])} buys {len(e['dice'])} research "
+        "power": w.power(start["power"]), "turn": start["turn"], "note": note,
+        "research": [f"{w.power(e['power'])} buys {len(e['dice'])} research "
                      f"{'die' if len(e['dice']) == 1 else 'dice'} ({e['cost']} IPC) for "
                      f"{e['development'].replace('_', ' ')}, needing a {e['target']}: rolled "
                      f"{' '.join(map(str, e['dice']))} — "
                      f"{'breakthrough!' if e['success'] else 'no breakthrough'}"
                      for e in log.of_type("research")],
-        "purchases": [f"{power_name(e['power'])} buys {units_text(e['units'])} for {e['cost']} IPC "
+        "purchases": [f"{w.power(e['power'])} buys {w.units(e['units'])} for {e['cost']} IPC "
                       f"({e['treasury_after']} IPC left)" for e in log.of_type("purchase")],
-        "combat_moves": [_move_line(e) for e in log.of_type("move") if e["phase"] == "combat"],
-        "flak": _flak(events),
-        "bombings": _raids(events),
-        "rockets": [f"{power_name(e['power'])} fires a rocket from {e['from']} at {e['target']}: rolled "
-                    f"{e['die']}, damage {e['damage']}; {power_name(e['victim'])} pays {e['paid']} IPC"
+        "combat_moves": [_move_line(w, e) for e in log.of_type("move") if e["phase"] == "combat"],
+        "flak": _flak(w, events),
+        "bombings": _raids(w, events),
+        "rockets": [f"{w.power(e['power'])} fires a rocket from {e['from']} at {e['target']}: rolled "
+                    f"{e['die']}, damage {e['damage']}; {w.power(e['victim'])} pays {e['paid']} IPC"
                     for e in log.of_type("rocket")]
-        + [f"{power_name(e['power'])}'s rocket strike from {e['from']} at {e['target']} is not made: {e['reason']}"
+        + [f"{w.power(e['power'])}'s rocket strike from {e['from']} at {e['target']} is not made: {e['reason']}"
            for e in log.of_type("rocket_skipped")],
         "battles": battles,
-        "captures": [_other_line(e) for e in log.of_type("capture")],
-        "plunder": [f"{power_name(e['power'])} takes {e['ipc']} IPC from {power_name(e['from'])}'s treasury"
+        "captures": [_other_line(w, e) for e in log.of_type("capture")],
+        "plunder": [f"{w.power(e['power'])} takes {e['ipc']} IPC from {w.power(e['from'])}'s treasury"
                     for e in log.of_type("plunder")],
-        "noncombat_moves": [_move_line(e) for e in log.of_type("move") if e["phase"] == "noncombat"],
-        "skipped": [f"{power_name(e['power'])}: {units_text(e['units'])} {e['from']} → {e['to']} not "
+        "noncombat_moves": [_move_line(w, e) for e in log.of_type("move") if e["phase"] == "noncombat"],
+        "skipped": [f"{w.power(e['power'])}: {w.units(e['units'])} {e['from']} → {e['to']} not "
                     f"moved: {e['reason']}" for e in log.of_type("move_skipped")],
-        "lost": [_other_line(e) for e in log.of_type("lost") if not e.get("battle")],
-        "placements": [f"{power_name(e['power'])} places {units_text(e['units'])} in {e['space']}"
+        "lost": [_other_line(w, e) for e in log.of_type("lost") if not e.get("battle")],
+        "placements": [f"{w.power(e['power'])} places {w.units(e['units'])} in {e['space']}"
                        for e in log.of_type("place")],
         "treasury": treasury,
-        "income_notes": [f"{power_name(e['power'])}: {e['reason']}" for e in log.of_type("income")
+        "income_notes": [f"{w.power(e['power'])}: {e['reason']}" for e in log.of_type("income")
                          if e.get("reason")],
         "victory": log.of_type("victory_check"),
-        "summary": _position(ruleset.summary(after)),
-        "defaults": [_other_line(e) for e in log.of_type("default")],
-        "rulings": sorted({_other_line(e) for e in log.of_type("ruling")}),
-        "inputs": _inputs(start),
+        "summary": _position(w, ruleset.summary(after)),
+        "defaults": [_other_line(w, e) for e in log.of_type("default")],
+        "rulings": sorted({_other_line(w, e) for e in log.of_type("ruling")}),
+        "inputs": _inputs(w, start),
         "seed": start["seed"], "commitment": start["seed_commitment"],
         "next_commitment": end["next_seed_commitment"], "next_turn": start["turn"] + 1,
-        "dice_rolled": end["dice_rolled"], "next_power": power_name(end["next_power"]),
+        "dice_rolled": end["dice_rolled"], "next_power": w.power(end["next_power"]),
         "winner": after.get("winner"),
     }
 

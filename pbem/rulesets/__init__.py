@@ -5,14 +5,14 @@ from __future__ import annotations
 from pbem.core.ruleset import Ruleset
 
 
-def _aa_revised() -> Ruleset:
-    from pbem.rulesets.axis_allies import AxisAlliesRevised
-    return AxisAlliesRevised()
+def _axis_allies(ruleset_id: str) -> Ruleset:
+    from pbem.rulesets.axis_allies import AxisAllies, edition
+    return AxisAllies(edition(ruleset_id))
 
 
 # Factories rather than instances, so that importing the registry loads no game data.
 RULESETS = {
-    "aa-revised": _aa_revised,
+    "aa-revised": lambda: _axis_allies("aa-revised"),
 }
 
 _made: dict[str, Ruleset] = {}

@@ -1,9 +1,11 @@
-"""Axis & Allies Revised (2004): the map, the units and the turn engine.
+"""The Axis & Allies family: one engine for every edition (Revised, Europe).
 
-`AxisAlliesRevised` is what the core sees (pbem.core.ruleset.Ruleset); the rules live in one
-module per concern, listed in docs/architecture.md: turn.py plays the seven phases in order.
+`AxisAllies` is what the core sees (pbem.core.ruleset.Ruleset) for one `Edition` (edition.py, the
+edition's data under editions/); the rules live in one module per concern, listed in
+docs/architecture.md: turn.py plays the phases in order.
 """
 
-from pbem.rulesets.axis_allies.ruleset import AxisAlliesRevised
+from pbem.rulesets.axis_allies.edition import edition
+from pbem.rulesets.axis_allies.ruleset import AxisAllies
 
-__all__ = ["AxisAlliesRevised"]
+__all__ = ["AxisAllies", "edition"]

@@ -1,29 +1,17 @@
-"""The map of Axis & Allies Revised: powers, territories, sea zones, canals, and questions about them.
+"""The map of an Axis & Allies edition: powers, territories, sea zones, canals, and questions about them.
 
-The data comes from `data/board.yaml` (converted from TripleA's map by tools/convert_aa_revised.py)
-and is read once, through importlib.resources, so an installed pbem finds it too. Nothing here
-knows about units or whose turn it is; it answers questions about the fixed geography.
+The data comes from the edition's `board.yaml` (converted from TripleA's map by a tool in tools/)
+and `aliases.yaml`; `Edition.board` reads it once. Nothing here knows about units or whose turn it
+is; it answers questions about the fixed geography.
 """
 
 from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
-from functools import lru_cache
-from importlib import resources
 from typing import Any, Callable, Iterable, Mapping
 
-import yaml
-
 from pbem.rulesets.axis_allies.names import NameTable
-
-DATA_PACKAGE = "pbem.rulesets.axis_allies"
-
-
-def load_data(filename: str) -> Any:
-    """A YAML file of the ruleset's `data/` folder."""
-    text = resources.files(DATA_PACKAGE).joinpath("editions", "revised", filename).read_text(encoding="utf-8")
-    return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # libyaml when present: faster
 
 
 @dataclass(frozen=True)
@@ -51,7 +39,7 @@ class Canal:
 class Board:
     """The fixed geography: every space in board order, adjacency, canals, powers and sides."""
 
-    def __init__(self, data: Mapping) -> None:
+    def __init__(self, data: Mapping, power_style: Mapping[str, Mapping[str, Any]]) -> None:
         self.powers: tuple[str, ...] = tuple(p["id"] for p in data["powers"])
         self.power_names: dict[str, str] = {p["id"]: p["name"] for p in data["powers"]}
         self.side: dict[str, str] = {p["id"]: p["side"] for p in data["powers"]}
@@ -86,7 +74,7 @@ class Board:
             self.space_names.add(name, *aliases)
         self.power_table = NameTable("power")
         for power in self.powers:
-            self.power_table.add(power, self.power_names[power], *_POWER_ALIASES.get(power, ()))
+            self.power_table.add(power, self.power_names[power], *power_style[power].get("aliases", ()))
 
     # --- kinds of space -------------------------------------------------------------------------
 
@@ -181,18 +169,3 @@ class Board:
                     seen[nxt] = seen[here] + 1
                     queue.append(nxt)
         return seen
-
-
-_POWER_ALIASES = {
-    "ussr": ("soviet union", "soviets", "russians", "sssr"),
-    "germany": ("germans", "german"),
-    "uk": ("britain", "great britain", "british", "england", "united kingdom"),
-    "japan": ("japanese",),
-    "usa": ("us", "united states", "america", "americans"),
-}
-
-
-@lru_cache(maxsize=1)
-def board() -> Board:
-    """The board of Axis & Allies Revised (read once)."""
-    return Board({**load_data("board.yaml"), "aliases": load_data("aliases.yaml")})

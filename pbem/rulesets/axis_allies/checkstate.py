@@ -7,11 +7,8 @@ from typing import Any
 from pbem.core.errors import Problem
 from pbem.core.ruleset import option_problems
 from pbem.core.yamlio import Document
-from pbem.rulesets.axis_allies.board import board
+from pbem.rulesets.axis_allies.edition import Edition
 from pbem.rulesets.axis_allies.names import a
-from pbem.rulesets.axis_allies.options import OPTIONS
-from pbem.rulesets.axis_allies.state import RULESET_ID
-from pbem.rulesets.axis_allies.units import unit_table
 
 # The opening position has about 200 units; 25 times that needs some seventy rounds of spending
 # every IPC on infantry without a loss, so no game reaches it. It also keeps every battle small
@@ -27,9 +24,9 @@ def _unit_total(data: dict[str, Any]) -> int:
     return sum(n for counts in groups for n in (counts or {}).values() if isinstance(n, int))
 
 
-def check_state(doc: Document) -> list[Problem]:
-    """Every problem of a state file that its schema cannot see."""
-    b, table = board(), unit_table()
+def check_state(doc: Document, edition: Edition) -> list[Problem]:
+    """Every problem of a state file of `edition` that its schema cannot see."""
+    b, table = edition.board, edition.units
     data: dict[str, Any] = doc.data if isinstance(doc.data, dict) else {}
     problems: list[Problem] = []
 
@@ -42,9 +39,9 @@ def check_state(doc: Document) -> list[Problem]:
             return False
         return True
 
-    if data.get("ruleset") != RULESET_ID:
-        bad(("ruleset",), f"this is not an {RULESET_ID} state", RULESET_ID)
-    for name, message, allowed in option_problems(OPTIONS, data.get("options") or {}):
+    if data.get("ruleset") != edition.ruleset_id:
+        bad(("ruleset",), f"this is not an {edition.ruleset_id} state", edition.ruleset_id)
+    for name, message, allowed in option_problems(edition.options, data.get("options") or {}):
         bad(("options", name), message, allowed)
     if "next_power" in data:
         power_ok(("next_power",), data["next_power"])

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import Any, Literal
 
 Roll = Callable[[int], list[int]]
 """The caller's dice: ``roll(n)`` returns n dice, each 1-6, from its verifiable dice stream."""
@@ -33,51 +33,59 @@ Target = Literal["any", "air", "sea", "land"]
 SubmergePolicy = Literal["never", "always", "when_alone"]
 SharedCasualties = Literal["own_first", "allies_first", "cheapest_first"]
 
-TURN_ORDER: tuple[str, ...] = ("ussr", "germany", "uk", "japan", "usa")
-SIDE_OF: Mapping[str, str] = {
-    "ussr": "allies", "germany": "axis", "uk": "allies", "japan": "axis", "usa": "allies",
-}
 MAX_ROUNDS = 1000
 """Safety net only: with the unit table some side can always hit, so a battle ends long before."""
+
+KINDS: Mapping[str, str] = {
+    "infantry": "land", "artillery": "land", "tank": "land", "aa_gun": "static", "industrial_complex": "static",
+    "fighter": "air", "bomber": "air", "battleship": "sea", "destroyer": "sea", "carrier": "sea",
+    "transport": "sea", "submarine": "sea",
+}
+"""The unit types of the Axis & Allies family and where each fights: ``static`` units (AA gun,
+industrial complex) never stand on the battle board. Every edition's unit table agrees (a test
+checks it); the numbers of the units are the edition's, in :class:`CombatRules`."""
 
 
 @dataclass(frozen=True)
 class UnitProfile:
-    """The combat numbers of one unit type (digest §3.1)."""
+    """The combat numbers of one unit type in an edition (its unit table)."""
 
     cost: int
     attack: int
     defence: int
-    kind: Literal["land", "air", "sea", "static"]
-    """``static`` units (AA gun, industrial complex) never stand on the battle board."""
 
 
-UNITS: Mapping[str, UnitProfile] = {  # in unit-table order, which is also the rolling order
-    "infantry": UnitProfile(3, 1, 2, "land"),
-    "artillery": UnitProfile(4, 2, 2, "land"),
-    "tank": UnitProfile(5, 3, 3, "land"),
-    "aa_gun": UnitProfile(5, 0, 1, "static"),
-    "industrial_complex": UnitProfile(15, 0, 0, "static"),
-    "fighter": UnitProfile(10, 3, 4, "air"),
-    "bomber": UnitProfile(15, 4, 1, "air"),
-    "battleship": UnitProfile(24, 4, 4, "sea"),
-    "destroyer": UnitProfile(12, 3, 3, "sea"),
-    "carrier": UnitProfile(16, 1, 3, "sea"),
-    "transport": UnitProfile(8, 0, 1, "sea"),
-    "submarine": UnitProfile(8, 2, 2, "sea"),
-}
-TABLE_INDEX: Mapping[str, int] = {unit: i for i, unit in enumerate(UNITS)}
-CARGO: Mapping[str, frozenset[str]] = {
-    "transport": frozenset({"infantry", "artillery", "tank", "aa_gun"}),
-    "carrier": frozenset({"fighter"}),
-}
-"""What each carrying unit may have aboard (capacity is the movement rules' business)."""
+@dataclass(frozen=True)
+class CombatRules:
+    """The facts of an edition that battles use, and the steps where editions differ.
 
-DEFAULT_CASUALTY_ORDER: tuple[str, ...] = (
-    "infantry", "artillery", "tank", "transport", "submarine",
-    "fighter", "destroyer", "bomber", "carrier", "battleship",
-)
-"""Cheapest first by cost; at equal cost the weaker unit (transport before submarine)."""
+    ``units`` is in unit-table order, which is also the order units roll in; ``cargo`` says what
+    each carrying unit may have aboard (capacity is the movement rules' business);
+    ``casualty_order`` is lost first to last by a power without an order of its own;
+    ``submarines_strike_first`` names the sides whose submarines fire in the opening step 2.
+    """
+
+    units: Mapping[str, UnitProfile]
+    turn_order: tuple[str, ...]
+    side_of: Mapping[str, str]
+    cargo: Mapping[str, frozenset[str]]
+    casualty_order: tuple[str, ...]
+    submarines_strike_first: frozenset[str]
+
+    @classmethod
+    def of_edition(cls, table: Any, board: Any, combat: Mapping[str, Any]) -> CombatRules:
+        """The rules from an edition's unit table, board and the ``combat`` part of edition.yaml."""
+        types = table.types.values()
+        return cls(
+            {u.id: UnitProfile(u.cost, u.attack, u.defense) for u in types}, tuple(board.powers),
+            dict(board.side),
+            {"transport": frozenset(u.id for u in types if u.transport_size),
+             "carrier": frozenset(u.id for u in types if u.carrier_size)},
+            tuple(combat["casualty_order"]), frozenset(combat["submarines_strike_first"]))
+
+    def power_rank(self, power: str) -> int:
+        """The power's place in the turn order."""
+        return self.turn_order.index(power)
 
 
 # --- pieces and battles ---------------------------------------------------------------------
@@ -100,7 +108,7 @@ class Piece:
     @property
     def kind(self) -> str:
         """``land``, ``air`` or ``sea`` (``static`` for an AA gun carried as cargo)."""
-        return UNITS[self.type].kind
+        return KINDS[self.type]
 
 
 @dataclass(frozen=True)
@@ -114,7 +122,7 @@ class Battle:
     units cannot retreat. ``bombardment_targets`` is the ruleset option ``land_units`` (literal
     reading: bombardment hits only land units) or ``any``. ``partial_retreat`` is the ruleset option
     ``subs_submerge`` (attacking submarines retreat only by submerging, [CZ p.15]) or
-    ``subs_with_fleet``.
+    ``subs_with_fleet``. ``rules``: the edition's facts and steps.
     """
 
     id: str
@@ -129,6 +137,7 @@ class Battle:
     developments: Mapping[str, frozenset[str]] = field(default_factory=dict)
     bombardment_targets: Literal["land_units", "any"] = "land_units"
     partial_retreat: Literal["subs_submerge", "subs_with_fleet"] = "subs_submerge"
+    rules: CombatRules = field(kw_only=True)
 
     def __post_init__(self) -> None:
         # Accept any sequences from callers but keep the battle immutable.
@@ -152,28 +161,29 @@ class Battle:
 class CasualtyOrder:
     """A power's casualty priority: unit types, the first lost first.
 
-    Types not listed are lost after the listed ones, in the default order.
+    Types not listed are lost after the listed ones, in the edition's default order (all of them
+    when ``types`` is empty).
     ``damage_battleships_first``: an undamaged battleship takes a hit before anything dies.
     ``keep_land_unit``: an attacker in a land battle loses aircraft before its last unit that can
     take the territory. ``label`` names the order in casualties events.
     """
 
-    types: tuple[str, ...] = DEFAULT_CASUALTY_ORDER
+    types: tuple[str, ...] = ()
     damage_battleships_first: bool = True
     keep_land_unit: bool = True
     label: str = "default order (cheapest first)"
 
     def __post_init__(self) -> None:
-        unknown = [t for t in self.types if t not in UNITS]
+        unknown = [t for t in self.types if t not in KINDS]
         if unknown:
             raise ValueError(f"casualty order names unknown unit types: {', '.join(unknown)}")
         object.__setattr__(self, "types", tuple(self.types))
 
-    def rank(self, unit: str) -> int:
-        """Position of ``unit`` in this order (listed types first, then the default order)."""
+    def rank(self, unit: str, default: Sequence[str]) -> int:
+        """Position of ``unit`` in this order (listed types first, then the ``default`` order)."""
         if unit in self.types:
             return self.types.index(unit)
-        return len(self.types) + DEFAULT_CASUALTY_ORDER.index(unit)
+        return len(self.types) + list(default).index(unit)
 
 
 DEFAULT_ORDER = CasualtyOrder()
@@ -248,14 +258,14 @@ def attack_value(battle: Battle, unit: str, power: str) -> int:
     """Attack value of a unit (super submarines attack at 3)."""
     if unit == "submarine" and battle.has(power, "super_submarines"):
         return 3
-    return UNITS[unit].attack
+    return battle.rules.units[unit].attack
 
 
 def defence_value(battle: Battle, unit: str, power: str) -> int:
     """Defence value of a unit (jet fighters defend at 5)."""
     if unit == "fighter" and battle.has(power, "jet_fighters"):
         return 5
-    return UNITS[unit].defence
+    return battle.rules.units[unit].defence
 
 
 def is_target(piece: Piece, target: Target) -> bool:
@@ -263,11 +273,11 @@ def is_target(piece: Piece, target: Target) -> bool:
     return target == "any" or piece.kind == target
 
 
-def _by_power(pieces: Iterable[Piece]) -> dict[str, Counter[str]]:
+def _by_power(rules: CombatRules, pieces: Iterable[Piece]) -> dict[str, Counter[str]]:
     counts: dict[str, Counter[str]] = {}
     for piece in pieces:
         counts.setdefault(piece.owner, Counter())[piece.type] += 1
-    return {power: counts[power] for power in TURN_ORDER if power in counts}
+    return {power: counts[power] for power in rules.turn_order if power in counts}
 
 
 def aa_volley(battle: Battle, attackers: Sequence[Piece]) -> Volley | None:
@@ -291,14 +301,14 @@ def bombardment_volleys(battle: Battle, defenders: Sequence[Piece]) -> list[Voll
     return [
         Volley("bombardment", "attacker", battle.attacker, unit, attack_value(battle, unit, battle.attacker),
                counts[unit], target)
-        for unit in UNITS if counts[unit]
+        for unit in battle.rules.units if counts[unit]
     ]
 
 
 def submarine_volleys(battle: Battle, pieces: Sequence[Piece], side: Side) -> list[Volley]:
     """Submarine opening fire (every round), per power in turn order, at sea units only."""
     volleys = []
-    for power, counts in _by_power(p for p in pieces if p.type == "submarine").items():
+    for power, counts in _by_power(battle.rules, (p for p in pieces if p.type == "submarine")).items():
         value = (attack_value if side == "attacker" else defence_value)(battle, "submarine", power)
         volleys.append(Volley("submarines", side, power, "submarine", value, counts["submarine"], "sea"))
     return volleys
@@ -313,7 +323,7 @@ def attack_volleys(battle: Battle, attackers: Sequence[Piece]) -> list[Volley]:
     power = battle.attacker
     counts = Counter(p.type for p in attackers if p.type != "submarine")
     volleys = []
-    for unit in UNITS:
+    for unit in battle.rules.units:
         n, value = counts[unit], attack_value(battle, unit, power)
         if not n or not value:
             continue
@@ -330,8 +340,8 @@ def attack_volleys(battle: Battle, attackers: Sequence[Piece]) -> list[Volley]:
 def defence_volleys(battle: Battle, defenders: Sequence[Piece]) -> list[Volley]:
     """Step 5: every defending unit but submarines, per power in turn order, by unit type."""
     volleys = []
-    for power, counts in _by_power(p for p in defenders if p.type != "submarine").items():
-        for unit in UNITS:
+    for power, counts in _by_power(battle.rules, (p for p in defenders if p.type != "submarine")).items():
+        for unit in battle.rules.units:
             if counts[unit]:
                 value = defence_value(battle, unit, power)
                 volleys.append(Volley("defence", "defender", power, unit, value, counts[unit], "any"))
@@ -356,6 +366,7 @@ class CasualtyPolicy:
     ties by turn order). ``orders`` gives the casualty order applied to each power's units.
     """
 
+    rules: CombatRules
     orders: Mapping[str, CasualtyOrder]
     merge: Literal["priority", "cost", "order"]
     priority: tuple[str, ...]
@@ -366,6 +377,10 @@ class CasualtyPolicy:
     def order_of(self, power: str) -> CasualtyOrder:
         """The order applied to ``power``'s units (cargo owners not in the battle: the default)."""
         return self.orders.get(power) or DEFAULT_ORDER
+
+    def rank(self, piece: Piece) -> int:
+        """Where ``piece``'s type stands in its owner's order."""
+        return self.order_of(piece.owner).rank(piece.type, self.rules.casualty_order)
 
 
 @dataclass(frozen=True)
@@ -388,56 +403,56 @@ def casualty_policies(battle: Battle, orders: BattleOrders) -> dict[Side, Casual
     attacker_order = orders.attacker.casualties
     policies: dict[Side, CasualtyPolicy] = {
         "attacker": CasualtyPolicy(
-            {battle.attacker: attacker_order}, "priority", (battle.attacker,),
+            battle.rules, {battle.attacker: attacker_order}, "priority", (battle.attacker,),
             attacker_order.keep_land_unit and battle.kind == "land",
             {battle.attacker: battle.attacker}, attacker_order.label)
     }
-    powers = tuple(_by_power(battle.defenders))
+    powers = tuple(_by_power(battle.rules, battle.defenders))
     own = {p: orders.for_defender(p).casualties for p in powers}
     wishes = {p: orders.for_defender(p).shared_casualties for p in powers}
     self_chosen = {p: p for p in powers}
     if not powers:  # only an AA gun (or nothing) defends: no casualties to choose
-        policy = CasualtyPolicy({}, "priority", (), False, {}, "no defending units")
+        policy = CasualtyPolicy(battle.rules, {}, "priority", (), False, {}, "no defending units")
     elif len(powers) == 1:
-        policy = CasualtyPolicy(own, "priority", powers, False, self_chosen, own[powers[0]].label)
+        policy = CasualtyPolicy(battle.rules, own, "priority", powers, False, self_chosen, own[powers[0]].label)
     elif all(w == "cheapest_first" for w in wishes.values()):
-        policy = CasualtyPolicy(own, "cost", powers, False, self_chosen,
+        policy = CasualtyPolicy(battle.rules, own, "cost", powers, False, self_chosen,
                                 "allied defenders agree: cheapest unit first, whoever owns it")
     elif len(powers) == 2 and sorted(wishes.values()) == ["allies_first", "own_first"]:
         first = next(p for p in powers if wishes[p] == "own_first")
         priority = (first,) + tuple(p for p in powers if p != first)
-        policy = CasualtyPolicy(own, "priority", priority, False, self_chosen,
+        policy = CasualtyPolicy(battle.rules, own, "priority", priority, False, self_chosen,
                                 f"allied defenders agree: {first} loses its own units first")
     else:
         said = ", ".join(f"{p}: {w}" for p, w in wishes.items())
         pick = orders.enemy_casualties
-        policy = CasualtyPolicy({p: pick for p in powers}, "order", powers, False,
+        policy = CasualtyPolicy(battle.rules, {p: pick for p in powers}, "order", powers, False,
                                 {p: battle.attacker for p in powers},
                                 f"allied defenders disagree ({said}); the attacker picks by {pick.label}")
     policies["defender"] = policy
     return policies
 
 
-def _cargo_cost(piece: Piece) -> int:
-    return sum(UNITS[c.type].cost for c in piece.cargo)
+def _cargo_cost(rules: CombatRules, piece: Piece) -> int:
+    return sum(rules.units[c.type].cost for c in piece.cargo)
 
 
 def _slot_key(piece: Piece, damaging: bool, policy: CasualtyPolicy) -> tuple:
-    order = policy.order_of(piece.owner)
-    phase = 0 if damaging and order.damage_battleships_first else 1
-    rank = order.rank(piece.type)
-    turn = TURN_ORDER.index(piece.owner)
+    rules = policy.rules
+    phase = 0 if damaging and policy.order_of(piece.owner).damage_battleships_first else 1
+    rank = policy.rank(piece)
+    turn = rules.power_rank(piece.owner)
     if policy.merge == "priority":
         head: tuple = (policy.priority.index(piece.owner), phase, rank)
     elif policy.merge == "cost":
-        head = (phase, UNITS[piece.type].cost, rank, turn)
+        head = (phase, rules.units[piece.type].cost, rank, turn)
     else:
         head = (phase, rank, turn)
     # Among battleships: first hits on sound ones, then sink damaged ones, then the others.
     battleship = 0 if damaging else (1 if piece.damaged else 2)
     # Among equal units the one carrying less is lost first; the id only separates twins.
     cargo = tuple(sorted((c.type, c.owner) for c in piece.cargo))
-    return head + (battleship, _cargo_cost(piece), cargo, piece.id)
+    return head + (battleship, _cargo_cost(rules, piece), cargo, piece.id)
 
 
 def casualty_ranking(pieces: Sequence[Piece], policy: CasualtyPolicy) -> list[tuple[Piece, bool]]:
@@ -483,16 +498,16 @@ def apply_casualties(pieces: Sequence[Piece], casualties: Casualties) -> list[Pi
 # --- step 7 -----------------------------------------------------------------------------------
 
 
-def can_fire(piece: Piece, side: Side) -> bool:
+def can_fire(rules: CombatRules, piece: Piece, side: Side) -> bool:
     """Whether a unit rolls dice in a normal round (transports never do on attack)."""
-    profile = UNITS[piece.type]
+    profile = rules.units[piece.type]
     return (profile.attack if side == "attacker" else profile.defence) > 0
 
 
-def can_hurt(pieces: Sequence[Piece], side: Side, enemies: Sequence[Piece]) -> bool:
+def can_hurt(rules: CombatRules, pieces: Sequence[Piece], side: Side, enemies: Sequence[Piece]) -> bool:
     """Whether ``pieces`` can hit any of ``enemies`` in a normal round (subs hit sea units only)."""
     for piece in pieces:
-        if not can_fire(piece, side):
+        if not can_fire(rules, piece, side):
             continue
         target: Target = "sea" if piece.type == "submarine" else "any"
         if any(is_target(e, target) for e in enemies):
@@ -516,9 +531,9 @@ def submerging(battle: Battle, orders: BattleOrders, side: Side, own: Sequence[P
     subs = [p for p in own if p.type == "submarine"]
     if not subs or has_destroyer(enemies):
         return []
-    alone = all(p.type == "submarine" for p in own if can_fire(p, side))
+    alone = all(p.type == "submarine" for p in own if can_fire(battle.rules, p, side))
     going = []
-    for power in _by_power(subs):
+    for power in _by_power(battle.rules, subs):
         policy = orders.attacker.submerge if side == "attacker" else orders.for_defender(power).submerge
         if policy == "always" or (policy == "when_alone" and alone):
             going += [p for p in subs if p.owner == power]
@@ -593,7 +608,8 @@ def press_or_retreat(battle: Battle, orders: BattleOrders, attackers: Sequence[P
             submerged["attacker"] += tuple(staying)
             attackers = [p for p in attackers if p not in staying]
     over = (not attackers or not defenders
-            or not (can_hurt(attackers, "attacker", defenders) or can_hurt(defenders, "defender", attackers)))
+            or not (can_hurt(battle.rules, attackers, "attacker", defenders)
+                    or can_hurt(battle.rules, defenders, "defender", attackers)))
     return StepSeven(tuple(attackers), tuple(defenders), submerged, retreated, over)
 
 
@@ -616,17 +632,17 @@ def takes_territory(battle: Battle, attackers: Sequence[Piece]) -> bool:
 # --- events -----------------------------------------------------------------------------------
 
 
-def count_units(pieces: Iterable[Piece]) -> dict[str, int]:
+def count_units(rules: CombatRules, pieces: Iterable[Piece]) -> dict[str, int]:
     """``{type: n}`` in unit-table order."""
     counts = Counter(p.type for p in pieces)
-    return {unit: counts[unit] for unit in UNITS if counts[unit]}
+    return {unit: counts[unit] for unit in rules.units if counts[unit]}
 
 
-def count_by_power(pieces: Iterable[Piece]) -> dict[str, dict[str, int]]:
+def count_by_power(rules: CombatRules, pieces: Iterable[Piece]) -> dict[str, dict[str, int]]:
     """``{power: {type: n}}`` in turn order and unit-table order."""
     pieces = list(pieces)
-    return {power: count_units(p for p in pieces if p.owner == power)
-            for power in TURN_ORDER if any(p.owner == power for p in pieces)}
+    return {power: count_units(rules, (p for p in pieces if p.owner == power))
+            for power in rules.turn_order if any(p.owner == power for p in pieces)}
 
 
 def _with_cargo(pieces: Iterable[Piece]) -> list[Piece]:
@@ -646,10 +662,11 @@ class _Log:
             "dice": dice, "hits": hits})
 
     def casualties(self, side: Side, casualties: Casualties, policy: CasualtyPolicy) -> None:
+        rules = self.battle.rules
         lost = _with_cargo(casualties.killed)
-        for power in TURN_ORDER:
-            units = count_units(p for p in lost if p.owner == power)
-            damaged = count_units(p for p in casualties.damaged if p.owner == power)
+        for power in rules.turn_order:
+            units = count_units(rules, (p for p in lost if p.owner == power))
+            damaged = count_units(rules, (p for p in casualties.damaged if p.owner == power))
             if not units and not damaged:
                 continue
             carrier_owner = next((p.owner for p in casualties.killed
@@ -662,7 +679,7 @@ class _Log:
                 "rule": policy.rule if own else "cargo lost with its transport or carrier"})
 
     def moved(self, kind: str, side: Side, pieces: Sequence[Piece], to: str | None = None) -> None:
-        for power, units in count_by_power(pieces).items():
+        for power, units in count_by_power(self.battle.rules, pieces).items():
             event = {"type": kind, "battle": self.battle.id, "round": self.round}
             event |= {"power": power, "units": units, "to": to} if kind == "retreat" else \
                 {"side": side, "power": power, "units": units}
@@ -727,8 +744,8 @@ def fight_round(battle: Battle, orders: BattleOrders, board: Board, roll: Roll) 
             shot = take_casualties(attackers, hits, "air", attack_policy)
             log.events.append({
                 "type": "aa_fire", "space": battle.space, "power": volley.power,
-                "targets": count_units(p for p in attackers if p.kind == "air"), "dice": dice,
-                "hits": hits, "casualties": count_units(shot.killed), "battle": battle.id})
+                "targets": count_units(battle.rules, (p for p in attackers if p.kind == "air")), "dice": dice,
+                "hits": hits, "casualties": count_units(battle.rules, shot.killed), "battle": battle.id})
             attackers = apply_casualties(attackers, shot)
             lost["attacker"] += shot.killed
         shelling = bombardment_volleys(battle, defenders)
@@ -807,7 +824,7 @@ def check_battle(battle: Battle) -> None:
     allowed = {"land": {"land", "air"}, "sea": {"sea", "air"}}.get(battle.kind, set())
     everything = [q for p in (*battle.attackers, *battle.defenders, *battle.bombarding) for q in (p, *p.cargo)]
     for piece in everything:
-        if piece.type not in UNITS or piece.owner not in SIDE_OF:
+        if piece.type not in battle.rules.units or piece.owner not in battle.rules.side_of:
             problems.append(f"unknown unit type or power: {piece.type} of {piece.owner}")
     if problems:
         raise ValueError("; ".join(problems))
@@ -817,15 +834,16 @@ def check_battle(battle: Battle) -> None:
     for piece in (*battle.attackers, *battle.defenders):
         if piece.kind not in allowed:
             problems.append(f"a {piece.type} cannot fight in a {battle.kind} battle")
-        if any(c.type not in CARGO.get(piece.type, ()) or c.cargo for c in piece.cargo):
+        if any(c.type not in battle.rules.cargo.get(piece.type, ()) or c.cargo for c in piece.cargo):
             problems.append(f"a {piece.type} cannot carry that cargo")
         if piece.damaged and piece.type != "battleship":
             problems.append(f"only battleships can be damaged, not a {piece.type}")
     if any(p.owner != battle.attacker for p in battle.attackers + battle.bombarding):
         problems.append(f"all attacking units must be {battle.attacker}'s (allies never attack together)")
-    if any(SIDE_OF[p.owner] == SIDE_OF[battle.attacker] for p in battle.defenders):
+    side_of = battle.rules.side_of
+    if any(side_of[p.owner] == side_of[battle.attacker] for p in battle.defenders):
         problems.append("defenders must be enemies of the attacker")
-    if battle.aa_gun is not None and (battle.kind != "land" or SIDE_OF[battle.aa_gun] == SIDE_OF[battle.attacker]):
+    if battle.aa_gun is not None and (battle.kind != "land" or side_of[battle.aa_gun] == side_of[battle.attacker]):
         problems.append("only an enemy AA gun in a land battle fires")
     for ship in battle.bombarding:
         if not (battle.kind == "land" and battle.amphibious):
@@ -850,8 +868,8 @@ def resolve_battle(battle: Battle, orders: BattleOrders, roll: Roll, *,
     board = Board.start(battle)
     events: list[dict] = [{
         "type": "battle_start", "battle": battle.id, "space": battle.space, "kind": battle.event_kind,
-        "attacker": battle.attacker, "attackers": count_by_power(battle.attackers),
-        "defenders": count_by_power(battle.defenders)}]
+        "attacker": battle.attacker, "attackers": count_by_power(battle.rules, battle.attackers),
+        "defenders": count_by_power(battle.rules, battle.defenders)}]
     while not board.over:
         events += fight_round(battle, orders, board, roll)
         board.over = board.over or board.round >= max_rounds
@@ -865,19 +883,21 @@ def resolve_battle(battle: Battle, orders: BattleOrders, roll: Roll, *,
     winner = battle_winner(attackers, defenders)
     events.append({
         "type": "battle_end", "battle": battle.id, "space": battle.space, "rounds": board.round,
-        "winner": winner, "attackers_left": count_by_power(attackers + retreated + submerged["attacker"]),
-        "defenders_left": count_by_power(defenders + submerged["defender"]), "captured": False})
+        "winner": winner,
+        "attackers_left": count_by_power(battle.rules, attackers + retreated + submerged["attacker"]),
+        "defenders_left": count_by_power(battle.rules, defenders + submerged["defender"]), "captured": False})
     return BattleResult(winner, board.round, attackers, defenders, bool(retreated), retreated, submerged,
                         {side: tuple(board.casualties[side]) for side in ("attacker", "defender")},
                         tuple(events))
 
 
-def make_pieces(units: Mapping[str, Mapping[str, int]], first_id: int = 1) -> list[Piece]:
+def make_pieces(rules: CombatRules, units: Mapping[str, Mapping[str, int]], first_id: int = 1) -> list[Piece]:
     """Pieces from ``{power: {type: n}}`` with consecutive ids from ``first_id``, in turn order
     and unit-table order (the way the state file lists units)."""
     pieces = []
-    for power in sorted(units, key=TURN_ORDER.index):
-        for unit in sorted(units[power], key=TABLE_INDEX.__getitem__):
+    table = list(rules.units)
+    for power in sorted(units, key=rules.power_rank):
+        for unit in sorted(units[power], key=table.index):
             for _ in range(units[power][unit]):
                 pieces.append(Piece(first_id + len(pieces), unit, power))
     return pieces
@@ -920,7 +940,7 @@ def resolve_bombing_raid(space: str, bombers: Sequence[Piece], victim: str, terr
         hits = sum(1 for d in dice if d == 1)
         shot = bombers[:hits]  # bombers are alike: which one falls does not matter
         events.append({"type": "aa_fire", "space": space, "power": aa_gun, "targets": {"bomber": len(bombers)},
-                       "dice": dice, "hits": hits, "casualties": count_units(shot), "battle": battle})
+                       "dice": dice, "hits": hits, "casualties": {"bomber": len(shot)} if shot else {}, "battle": battle})
     survivors = bombers[len(shot):]
     per_bomber = 2 if "heavy_bombers" in (developments or {}).get(power, frozenset()) else 1
     dice = roll(per_bomber * len(survivors)) if survivors else []

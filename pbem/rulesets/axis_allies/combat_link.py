@@ -105,7 +105,7 @@ def run_battle(turn: Turn, b: Battle) -> None:
         b.id, b.space, "land" if board.is_land(b.space) else "sea", turn.power, tuple(attackers), tuple(defenders),
         aa_gun=aa_owner, bombarding=tuple(bombarding), amphibious=b.kind.startswith("amphibious"),
         developments=_developments(turn), bombardment_targets=turn.opt("bombardment_targets"),
-        partial_retreat=turn.opt("partial_retreat"))
+        partial_retreat=turn.opt("partial_retreat"), rules=turn.edition.combat)
     orders = battle_orders(turn, b, may_retreat, retreat_to, {p.owner for p in defenders})
     result = combat.resolve_battle(battle, orders, turn.roll)
     for u in b.attackers + b.bombarding:

@@ -15,12 +15,13 @@ from typing import Any
 from pbem.core.errors import Problem
 from pbem.core.events import EventLog
 from pbem.core.ruleset import Dice
+from pbem.core.words import Words
 from pbem.core.yamlio import FieldPath
-from pbem.rulesets.axis_allies.board import Board, board
-from pbem.rulesets.axis_allies.options import option
+from pbem.rulesets.axis_allies.board import Board
+from pbem.rulesets.axis_allies.edition import Edition
 from pbem.rulesets.axis_allies.orders import Move, Orders, StandingOrders
 from pbem.rulesets.axis_allies.state import Position, Unit
-from pbem.rulesets.axis_allies.units import UnitTable, unit_table
+from pbem.rulesets.axis_allies.units import UnitTable
 
 
 @dataclass
@@ -91,14 +92,24 @@ class Turn:
     # --- shortcuts ----------------------------------------------------------------------------
 
     @property
+    def edition(self) -> Edition:
+        """The edition being played."""
+        return self.pos.edition
+
+    @property
+    def words(self) -> Words:
+        """How the edition's powers and units read in messages."""
+        return self.pos.edition.words
+
+    @property
     def board(self) -> Board:
-        """The board of Axis & Allies Revised."""
-        return board()
+        """The edition's board."""
+        return self.pos.edition.board
 
     @property
     def table(self) -> UnitTable:
-        """The unit table."""
-        return unit_table()
+        """The edition's unit table."""
+        return self.pos.edition.units
 
     @property
     def side(self) -> str:
@@ -112,7 +123,7 @@ class Turn:
 
     def opt(self, name: str) -> Any:
         """The game's value of option `name` (when the state does not set it: its legacy value, else its default)."""
-        return option(name).value_in(self.pos.options)
+        return self.edition.option(name).value_in(self.pos.options)
 
     # --- start-of-turn facts ------------------------------------------------------------------
 
@@ -192,7 +203,7 @@ class Turn:
         if name in self.rulings_logged or self.checking:
             return
         self.rulings_logged.add(name)
-        o = option(name)
+        o = self.edition.option(name)
         value = o.value_in(self.pos.options)
         text = o.text if len(o.allowed) == 1 else f"Option {name} = {value}. {o.text}"
         self.log.add("ruling", rule=name, text=text)

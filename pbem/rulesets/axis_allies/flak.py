@@ -27,7 +27,8 @@ def flak(turn: Turn, aircraft: list[Unit], spaces: list[str]) -> None:
             continue
         pieces = tuple(combat.Piece(u.id, u.type, u.owner) for u in flying)
         # the flight as a one-step battle: the AA gun's volley and the owner's choice of losses
-        battle = combat.Battle("flak", space, "land", turn.power, pieces, (), aa_gun=gun_owner)
+        battle = combat.Battle("flak", space, "land", turn.power, pieces, (), aa_gun=gun_owner,
+                               rules=turn.edition.combat)
         volley = combat.aa_volley(battle, pieces)
         if volley is None:
             continue

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pbem.render.words import unit_name, units_text
 from pbem.rulesets.axis_allies.names import a
 from pbem.rulesets.axis_allies.context import Turn
 from pbem.rulesets.axis_allies.orders import Placement
@@ -134,7 +133,7 @@ def mobilize(turn: Turn) -> None:
     for zone, fighters in new_carriers.fighters.items():
         room = new_carriers.carriers.get(zone, 0) * (table["carrier"].capacity or 2)
         if fighters > room and turn.checking:
-            turn.problem(("place",), f"{units_text({'fighter': fighters})} would enter play aboard new carriers in "
+            turn.problem(("place",), f"{turn.words.units({'fighter': fighters})} would enter play aboard new carriers in "
                                      f"{zone}, which have room for {room}")
     if turn.checking and turn.purchase_readable:
         bought = orders.purchase
@@ -142,7 +141,7 @@ def mobilize(turn: Turn) -> None:
             if bought.get(utype, 0) != placed.get(utype, 0):
                 where = ("purchase", utype) if utype in bought else ("place",)
                 turn.ruling("unplaceable_units")
-                turn.problem(where, f"{bought.get(utype, 0)} {unit_name(utype, bought.get(utype, 0))} bought but "
+                turn.problem(where, f"{bought.get(utype, 0)} {turn.words.unit(utype, bought.get(utype, 0))} bought but "
                                     f"{placed.get(utype, 0)} placed: "
                                     "every unit bought must be placed exactly once", f"{bought.get(utype, 0)}")
 
@@ -245,7 +244,7 @@ def _place_at_sea(turn: Turn, p: Placement, factories: dict[str, Factory],
                        if u.id not in new_carriers.boarded), key=lambda u: u.id)
     if boarding > len(existing):
         if turn.checking:
-            _bad(turn, p, ("aboard",), f"{units_text({'fighter': boarding})} from {factory.territory} would board, "
+            _bad(turn, p, ("aboard",), f"{turn.words.units({'fighter': boarding})} from {factory.territory} would board, "
                                        f"{len(existing)} {'is' if len(existing) == 1 else 'are'} there",
                  f"{new_fighters + len(existing)} or fewer")
             return

@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from pbem.core.yamlio import FieldPath, field_name
-from pbem.render.words import units_text
 from pbem.rulesets.axis_allies.capture import take_territory
 from pbem.rulesets.axis_allies.context import Assault, Outcome, Turn
 from pbem.rulesets.axis_allies.flak import flak
@@ -669,7 +668,7 @@ def _check_loads(turn: Turn, plan: MovePlan, transports: list[Unit], phase: str,
     loads = assign_cargo(turn, transports, boarding)
     if loads is None:
         count = len(transports)
-        errors.append((move.where + ("load",), f"{units_text(turn.counts(boarding))} do not fit aboard "
+        errors.append((move.where + ("load",), f"{turn.words.units(turn.counts(boarding))} do not fit aboard "
                                                f"{count} transport{'s' if count != 1 else ''} with the cargo "
                                                "already aboard",
                        "per transport: 1 land unit of any type and 1 more infantry"))
@@ -875,14 +874,14 @@ def apply_move(turn: Turn, plan: MovePlan, phase: str) -> None:
     cargo_units = [c for u in plan.units if u.type == "transport" for c in pos.cargo_of(u)]
     notes = []
     for load in move.load if plan.loads else []:
-        notes.append(f"loads {units_text(load.units)} from {load.frm}"
+        notes.append(f"loads {turn.words.units(load.units)} from {load.frm}"
                      + (f" at {load.at}" if load.at and load.at != move.frm else ""))
     if plan.blitzed:
         notes.append(f"blitz through {plan.blitzed}")
     if plan.assault:
         notes.append(f"amphibious assault on {plan.assault}")
     elif move.unload and plan.unload_units:
-        notes.append(f"unloads {units_text(turn.counts(plan.unload_units))} in {move.unload}")
+        notes.append(f"unloads {turn.words.units(turn.counts(plan.unload_units))} in {move.unload}")
     if move.bombing_raid:
         notes.append(f"strategic bombing raid on {move.to}")
     if move.bombard:
@@ -890,7 +889,7 @@ def apply_move(turn: Turn, plan: MovePlan, phase: str) -> None:
     if move.carrier:
         notes.append(f"carrier from {move.carrier} to pick up")
     if plan.missing:
-        notes.append(f"of {units_text(move.units)} ordered, {units_text(plan.missing)} lost in battle "
+        notes.append(f"of {turn.words.units(move.units)} ordered, {turn.words.units(plan.missing)} lost in battle "
                      "or to AA fire")
     if move.note:
         notes.append(move.note)

@@ -28,7 +28,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from .combat import (
-    UNITS, Battle, BattleOrders, BattleResult, CasualtyPolicy, Piece, Side, Target, Volley, aa_volley,
+    Battle, BattleOrders, BattleResult, CasualtyPolicy, Piece, Side, Target, Volley, aa_volley,
     attack_volleys, battle_winner, bombardment_volleys, casualty_policies, casualty_ranking, check_battle,
     count_units, defence_volleys, has_destroyer, is_target, press_or_retreat, resolve_battle,
     submarine_volleys, takes_territory, transports_only,
@@ -461,8 +461,8 @@ class _Battle:
 # --- results --------------------------------------------------------------------------------------
 
 
-def _value_of(pieces: Iterable[Piece]) -> int:
-    return sum(UNITS[q.type].cost for p in pieces for q in (p, *p.cargo))
+def _value_of(battle: Battle, pieces: Iterable[Piece]) -> int:
+    return sum(battle.rules.units[q.type].cost for p in pieces for q in (p, *p.cargo))
 
 
 class _Tally:
@@ -470,7 +470,8 @@ class _Tally:
 
     def __init__(self, battle: Battle) -> None:
         self.battle = battle
-        self.start_value = {"attacker": _value_of(battle.attackers), "defender": _value_of(battle.defenders)}
+        self.start_value = {side: _value_of(battle, pieces)
+                            for side, pieces in (("attacker", battle.attackers), ("defender", battle.defenders))}
         self.p: Counter[str] = Counter()
         self.survivors: dict[Side, Counter[str]] = {"attacker": Counter(), "defender": Counter()}
         self.lost: Counter[str] = Counter()
@@ -485,10 +486,12 @@ class _Tally:
         if retreated:
             self.p["retreats"] += p
         for side, pieces in left.items():
-            for unit, n in count_units(pieces).items():
+            for unit, n in count_units(self.battle.rules, pieces).items():
                 self.survivors[side][unit] += p * n
-            self.lost[side] += p * (self.start_value[side] - _value_of(pieces))
-        key = (winner, tuple(count_units(left["attacker"]).items()), tuple(count_units(left["defender"]).items()))
+            self.lost[side] += p * (self.start_value[side] - _value_of(self.battle, pieces))
+        rules = self.battle.rules
+        key = (winner, tuple(count_units(rules, left["attacker"]).items()),
+               tuple(count_units(rules, left["defender"]).items()))
         self.stacks[key] += p
 
     def odds(self, rounds: float, top: int, method: str, runs: int | None = None, total: float = 1.0) -> Odds:
@@ -554,13 +557,14 @@ WINNER_RANK: Mapping[str, int] = {"defender": 0, "none": 1, "attacker": 2}
 out), then the defender holding (a retreat included)."""
 
 
-def outcome_rank(winner: str, attackers_left: Iterable[Piece], defenders_left: Iterable[Piece]) -> tuple[int, int]:
+def outcome_rank(battle: Battle, winner: str, attackers_left: Iterable[Piece],
+                 defenders_left: Iterable[Piece]) -> tuple[int, int]:
     """How good an end of a battle is for the attacker; a higher rank is better.
 
     First who won (:data:`WINNER_RANK`), then the IPC value of the attacker's units left minus
     the defender's. Units left are those that retreated or submerged too, with their cargo.
     """
-    return WINNER_RANK[winner], _value_of(attackers_left) - _value_of(defenders_left)
+    return WINNER_RANK[winner], _value_of(battle, attackers_left) - _value_of(battle, defenders_left)
 
 
 @dataclass(frozen=True)
@@ -586,13 +590,13 @@ def battle_luck(battle: Battle, orders: BattleOrders, result: BattleResult, *,
     ``max_work``: see :meth:`_Battle.run`; raises :class:`BattleTooLarge` past it.
     """
     ends, _ = _solve(battle, orders, None, max_work)
-    actual = outcome_rank(result.winner, [*result.attackers, *result.retreated_pieces, *result.submerged["attacker"]],
+    actual = outcome_rank(battle, result.winner, [*result.attackers, *result.retreated_pieces, *result.submerged["attacker"]],
                           [*result.defenders, *result.submerged["defender"]])
     chance: Counter[str] = Counter()
     as_good = 0.0
     for e in ends:
         chance[e.winner] += e.probability
-        if outcome_rank(e.winner, [*e.attackers, *e.retreated, *e.submerged_attackers],
+        if outcome_rank(battle, e.winner, [*e.attackers, *e.retreated, *e.submerged_attackers],
                         [*e.defenders, *e.submerged_defenders]) >= actual:
             as_good += e.probability
     return Luck(chance["attacker"], chance["none"], chance["defender"], min(as_good, 1.0))

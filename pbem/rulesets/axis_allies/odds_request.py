@@ -1,4 +1,4 @@
-"""`pbem odds` for Axis & Allies Revised: a battle as a player types it becomes combat.py's Battle and
+"""`pbem odds` for an Axis & Allies edition: a battle as a player types it becomes combat.py's Battle and
 BattleOrders, and the odds of odds.py become plain data.
 
 Names are read with the tables the orders use (units.py, board.py), so `tanks`, `armour`, `AA gun`,
@@ -16,15 +16,13 @@ from typing import Any
 
 from pbem.core.errors import InputError, Problem
 from pbem.core.ruleset import OddsRequest
-from pbem.rulesets.axis_allies.board import board
 from pbem.rulesets.axis_allies.combat import (
-    DEFAULT_CASUALTY_ORDER, UNITS, Battle, BattleOrders, CasualtyOrder, Piece, PowerOrders, RetreatRule, Side,
+    KINDS, Battle, BattleOrders, CasualtyOrder, Piece, PowerOrders, RetreatRule, Side,
     check_battle, count_units, make_pieces,
 )
+from pbem.rulesets.axis_allies.edition import Edition
 from pbem.rulesets.axis_allies.names import a, normalise
 from pbem.rulesets.axis_allies.odds import Odds, battle_odds, simulate
-from pbem.rulesets.axis_allies.options import option
-from pbem.rulesets.axis_allies.units import unit_table
 
 WHERE = "command line"  # the "file" of a Problem about an option
 BATTLE_DEVELOPMENTS = ("jet_fighters", "super_submarines", "heavy_bombers", "combined_bombardment")
@@ -39,10 +37,11 @@ _COUNT_LAST = re.compile(r"^(.*\D)\s*x\s*(\d+)$", re.IGNORECASE)  # "tanks x3"
 class _Reader:
     """Reads the options of a request, collecting every problem instead of stopping at the first."""
 
-    def __init__(self) -> None:
+    def __init__(self, edition: Edition) -> None:
         self.problems: list[Problem] = []
-        self.table = unit_table()
-        self.board = board()
+        self.edition = edition
+        self.table = edition.units
+        self.board = edition.board
 
     def problem(self, option: str, message: str, allowed: str | None = None) -> None:
         self.problems.append(Problem(WHERE, None, option, message, allowed))
@@ -76,10 +75,10 @@ class _Reader:
     def unit_types(self, text: str, option: str) -> tuple[str, ...]:
         """A casualty order: unit types, the first lost first."""
         types = [t for t in (self.unit_type(item, option) for item in self.items(text)) if t is not None]
-        static = [t for t in types if UNITS[t].kind == "static"]
+        static = [t for t in types if KINDS[t] == "static"]
         if static:
             self.problem(option, f"{a(static[0].replace('_', ' '))} is never a casualty in a battle",
-                         ", ".join(DEFAULT_CASUALTY_ORDER))
+                         ", ".join(self.edition.combat.casualty_order))
         return tuple(dict.fromkeys(types))
 
     def developments(self, text: str, option: str) -> frozenset[str]:
@@ -120,9 +119,11 @@ def _powers(r: _Reader, request: OddsRequest) -> tuple[str | None, str | None]:
     return attacker, defender
 
 
-def read_battle(request: OddsRequest) -> tuple[Battle, BattleOrders]:
-    """The battle and the decisions ``request`` describes; `InputError` with every problem otherwise."""
-    r = _Reader()
+def read_battle(request: OddsRequest, edition: Edition) -> tuple[Battle, BattleOrders]:
+    """The battle and the decisions ``request`` describes in ``edition``; `InputError` with every
+    problem otherwise."""
+    r = _Reader(edition)
+    rules = edition.combat
     kind = "sea" if request.sea else "land"
     attacker, defender = _powers(r, request)
     attackers = r.units(request.attacker, "--attacker")
@@ -150,7 +151,7 @@ def read_battle(request: OddsRequest) -> tuple[Battle, BattleOrders]:
     for side, policy in submerge.items():
         if kind == "land" and policy != "never":
             r.problem(f"--{side}-submerge", "submarines submerge only in sea battles")
-    casualties = {side: CasualtyOrder(r.unit_types(text, f"--{side}-order") or DEFAULT_CASUALTY_ORDER,
+    casualties = {side: CasualtyOrder(r.unit_types(text, f"--{side}-order"),
                                       keep_land_unit=request.keep_land_unit, label=f"the {side}'s casualty order")
                   for side, text in (("attacker", request.attacker_casualty_order),
                                      ("defender", request.defender_casualty_order))}
@@ -159,14 +160,14 @@ def read_battle(request: OddsRequest) -> tuple[Battle, BattleOrders]:
         raise InputError(r.problems)
     first_defender = 1 + sum(attackers.values())
     battle = Battle(
-        "odds", "the battle", kind, attacker, make_pieces({attacker: attackers}),
-        make_pieces({defender: defenders}, first_defender),
+        "odds", "the battle", kind, attacker, make_pieces(rules, {attacker: attackers}),
+        make_pieces(rules, {defender: defenders}, first_defender),
         aa_gun=defender if aa_gun else None,
-        bombarding=make_pieces({attacker: bombarding}, first_defender + sum(defenders.values())),
+        bombarding=make_pieces(rules, {attacker: bombarding}, first_defender + sum(defenders.values())),
         amphibious=request.amphibious,
         developments={attacker: developments["attacker"], defender: developments["defender"]},
-        bombardment_targets=option("bombardment_targets").default,
-        partial_retreat=option("partial_retreat").default)
+        bombardment_targets=edition.option("bombardment_targets").default,
+        partial_retreat=edition.option("partial_retreat").default, rules=rules)
     try:
         check_battle(battle)
     except ValueError as exc:
@@ -187,9 +188,9 @@ def _check_units(r: _Reader, kind: str, attackers: Counter[str], defenders: Coun
             if unit == "aa_gun":
                 r.problem(option, "an AA gun does not attack" if option == "--attacker" else
                           "no AA gun fires in a sea battle")
-            elif UNITS[unit].kind == "static":
+            elif KINDS[unit] == "static":
                 r.problem(option, f"{a(name)} does not fight in battles")
-            elif UNITS[unit].kind != "air" and UNITS[unit].kind != kind:
+            elif KINDS[unit] != "air" and KINDS[unit] != kind:
                 hint = " (add --sea for a sea battle)" if kind == "land" else ""
                 r.problem(option, f"{a(name)} cannot fight in a {kind} battle{hint}")
     for unit in bombarding:
@@ -211,10 +212,10 @@ def _check_numbers(r: _Reader, request: OddsRequest) -> None:
                   "use another retreat rule with --simulate")
 
 
-def odds_data(request: OddsRequest) -> dict[str, Any]:
+def odds_data(request: OddsRequest, edition: Edition) -> dict[str, Any]:
     """The odds of the battle ``request`` describes, exact or simulated, as plain JSON data
     (the keys of :meth:`pbem.core.ruleset.Ruleset.odds`)."""
-    battle, orders = read_battle(request)
+    battle, orders = read_battle(request, edition)
     if request.simulate:
         odds = simulate(battle, orders, request.simulate, request.seed, top=request.top)
     else:
@@ -228,7 +229,7 @@ def _as_data(battle: Battle, defender: str, odds: Odds, retreat_rule: bool, seed
         return round(x, DIGITS)
 
     def survivors(side: Side, pieces: Iterable[Piece]) -> dict[str, float]:  # every type that fought
-        return {unit: p(odds.expected_survivors[side].get(unit, 0.0)) for unit in count_units(pieces)}
+        return {unit: p(odds.expected_survivors[side].get(unit, 0.0)) for unit in count_units(battle.rules, pieces)}
 
     data: dict[str, Any] = {
         "method": odds.method, "kind": battle.event_kind,

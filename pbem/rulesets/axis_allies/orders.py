@@ -12,9 +12,8 @@ from typing import Any
 
 from pbem.core.errors import Problem
 from pbem.core.yamlio import Document, FieldPath
-from pbem.rulesets.axis_allies.board import board
+from pbem.rulesets.axis_allies.edition import Edition
 from pbem.rulesets.axis_allies.names import NameTable
-from pbem.rulesets.axis_allies.units import unit_table
 
 CONDITIONS = ("won", "captured", "lost", "retreated", "not_captured")
 
@@ -140,11 +139,11 @@ class StandingOrders:
 class Reader:
     """Reads names out of one document, collecting a problem for each that is unknown."""
 
-    def __init__(self, doc: Document, problems: list[Problem]):
+    def __init__(self, doc: Document, problems: list[Problem], edition: Edition):
         self.doc = doc
         self.problems = problems
-        self.board = board()
-        self.table = unit_table()
+        self.board = edition.board
+        self.table = edition.units
 
     def problem(self, where: FieldPath, message: str, allowed: str | None = None) -> None:
         """A problem at `where` in this document."""
@@ -235,10 +234,10 @@ def _bool(value: Any, default: bool) -> bool:
     return value if isinstance(value, bool) else default
 
 
-def read_orders(doc: Document) -> tuple[Orders, list[Problem]]:
+def read_orders(doc: Document, edition: Edition) -> tuple[Orders, list[Problem]]:
     """The orders of `doc` as objects, and every problem with the names in them."""
     problems: list[Problem] = []
-    r = Reader(doc, problems)
+    r = Reader(doc, problems, edition)
     data = doc.data if isinstance(doc.data, dict) else {}
     orders = Orders(doc, r.power(data.get("power"), ("power",)) if "power" in data else None,
                     data.get("round") if isinstance(data.get("round"), int) else None, data.get("note"))
@@ -346,10 +345,10 @@ def _read_move(r: Reader, raw: Any, where: FieldPath) -> Move | None:
     return move if ok else None
 
 
-def read_standing(doc: Document) -> tuple[StandingOrders | None, list[Problem]]:
+def read_standing(doc: Document, edition: Edition) -> tuple[StandingOrders | None, list[Problem]]:
     """A standing-orders document as an object, and every problem with the names in it."""
     problems: list[Problem] = []
-    r = Reader(doc, problems)
+    r = Reader(doc, problems, edition)
     data = doc.data if isinstance(doc.data, dict) else {}
     power = r.power(data.get("power"), ("power",))
     if power is None:
@@ -398,19 +397,19 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def decisions(orders_doc: Document, standing_docs: dict[str, Document]) -> dict[str, Any]:
+def decisions(orders_doc: Document, standing_docs: dict[str, Document], edition: Edition) -> dict[str, Any]:
     """The acting power's orders and every other power's standing orders in force, as plain data
     with every name resolved: the same for any two files that decide the same things.
 
     A power without standing orders has the defaults in force, exactly as if its file said nothing
     but its power, so leaving such a file out of a turn changes nothing here.
     """
-    orders, _ = read_orders(orders_doc)
+    orders, _ = read_orders(orders_doc, edition)
     standing = {}
     for doc in standing_docs.values():
-        parsed, _ = read_standing(doc)
+        parsed, _ = read_standing(doc, edition)
         if parsed is not None:
             standing[parsed.power] = parsed
-    others = [p for p in board().powers if p != orders.power]
+    others = [p for p in edition.board.powers if p != orders.power]
     return {"orders": _plain(orders),
             "standing_orders": {p: _plain(standing.get(p) or StandingOrders(None, p)) for p in others}}

@@ -1,14 +1,13 @@
-"""Phase 1, develop weapons: one development, any number of research dice at 5 IPCs each."""
+"""Phase 1, develop weapons: one development, any number of research dice at the edition's price each."""
 
 from __future__ import annotations
 
 from pbem.rulesets.axis_allies.context import Turn
-from pbem.rulesets.axis_allies.units import RESEARCH_DIE_COST
 
 
 def research_cost(turn: Turn) -> int:
     """What the ordered research dice cost, 0 without research."""
-    return turn.orders.research[1] * RESEARCH_DIE_COST if turn.orders.research else 0
+    return turn.orders.research[1] * turn.table.research_die_cost if turn.orders.research else 0
 
 
 def target_number(turn: Turn, development: str) -> int:

@@ -1,40 +1,40 @@
-"""Axis & Allies Revised as the core sees it: options, the opening position, state checks, a turn."""
+"""An Axis & Allies edition as the core sees it: options, the opening position, state checks, a turn."""
 
 from __future__ import annotations
 
-import json
-from functools import lru_cache
-from importlib import resources
 from typing import Any
 
 from pbem.core.errors import InputError, Problem
 from pbem.core.events import EventLog
 from pbem.core.ruleset import Dice, OddsRequest, Option, Ruleset
+from pbem.core.words import Words
 from pbem.core.yamlio import Document
-from pbem.rulesets.axis_allies.board import DATA_PACKAGE, board, load_data
-from pbem.rulesets.axis_allies.options import OPTIONS, RULINGS, chosen_options
-from pbem.rulesets.axis_allies.state import FORMAT, RULESET_ID, Position
-from pbem.rulesets.axis_allies.units import unit_table
+from pbem.rulesets.axis_allies.edition import Edition
+from pbem.rulesets.axis_allies.options import chosen_options
+from pbem.rulesets.axis_allies.state import FORMAT, Position
 
 
-class AxisAlliesRevised(Ruleset):
-    """The rules of Axis & Allies Revised, everything except the dice of a battle (see combat.py)."""
+class AxisAllies(Ruleset):
+    """The rules of one Axis & Allies edition, everything except the dice of a battle (see combat.py)."""
 
-    id = RULESET_ID
-    name = "Axis & Allies Revised"
-    powers = ("ussr", "germany", "uk", "japan", "usa")
+    def __init__(self, edition: Edition) -> None:
+        self.edition = edition
+        self.id = edition.ruleset_id
+        self.name = edition.name
+        self.powers = edition.board.powers
 
     def options(self) -> tuple[Option, ...]:
-        return OPTIONS
+        return self.edition.options
 
     def rulings(self) -> tuple[Option, ...]:
-        return RULINGS
+        return self.edition.rulings
 
     def opening_state(self, game: str, options: dict[str, Any]) -> dict[str, Any]:
-        setup = load_data("setup.yaml")
-        b = board()
+        setup = self.edition.data("setup.yaml")
+        b = self.edition.board
         state = {
-            "format": FORMAT, "ruleset": RULESET_ID, "game": game, "options": chosen_options(options),
+            "format": FORMAT, "ruleset": self.id, "game": game,
+            "options": chosen_options(self.edition.options, options),
             "round": 1, "next_power": b.powers[0], "dice": None,
             "treasury": dict(setup["treasury"]), "developments": {p: [] for p in b.powers},
             "control": dict(setup["control"]), "units": setup["units"], "cargo": setup.get("cargo") or {},
@@ -42,34 +42,34 @@ class AxisAlliesRevised(Ruleset):
         }
         # Rebuild through the position so the opening state is in canonical order too. `dice` is
         # left as a placeholder in its place of the canonical order; the core fills it in.
-        canonical = Position.from_state(state).to_state()
+        canonical = Position.from_state(state, self.edition).to_state()
         canonical["dice"] = None
         return canonical
 
     def check_state(self, state: Document) -> list[Problem]:
         from pbem.rulesets.axis_allies.checkstate import check_state
-        return check_state(state)
+        return check_state(state, self.edition)
 
     def check_orders(self, state: dict[str, Any], orders: Document,
                      standing: dict[str, Document]) -> list[Problem]:
         from pbem.rulesets.axis_allies.turn import check_turn
-        return check_turn(state, orders, standing)
+        return check_turn(self.edition, state, orders, standing)
 
     def decisions(self, state: dict[str, Any], orders: Document, standing: dict[str, Document]) -> Any:
         from pbem.rulesets.axis_allies.orders import decisions
-        return decisions(orders, standing)
+        return decisions(orders, standing, self.edition)
 
     def resolve(self, state: dict[str, Any], orders: Document, standing: dict[str, Document],
                 dice: Dice, log: EventLog) -> dict[str, Any]:
         from pbem.rulesets.axis_allies.turn import resolve_turn
-        return resolve_turn(state, orders, standing, dice, log)
+        return resolve_turn(self.edition, state, orders, standing, dice, log)
 
     def check_standing_orders(self, state: dict[str, Any], standing: Document) -> list[Problem]:
         from pbem.rulesets.axis_allies.orders import read_standing
-        return read_standing(standing)[1]
+        return read_standing(standing, self.edition)[1]
 
     def spaces(self, name: str | None = None) -> list[dict[str, Any]]:
-        b = board()
+        b = self.edition.board
         chosen = list(b.order)
         if name is not None:
             found = b.space_names.get(name)
@@ -87,12 +87,12 @@ class AxisAlliesRevised(Ruleset):
         return facts
 
     def names(self) -> dict[str, dict[str, str]]:
-        b, units = board(), unit_table()
+        b, units = self.edition.board, self.edition.units
         return {"power": dict(b.power_table.spellings), "unit_type": dict(units.unit_names.spellings),
                 "development": dict(units.development_names.spellings), "space": dict(b.space_names.spellings)}
 
     def summary(self, state: dict[str, Any]) -> dict[str, Any]:
-        b, position = board(), Position.from_state(state)
+        b, position = self.edition.board, Position.from_state(state, self.edition)
         held = b.victory_cities_held(position.control)
         powers = [{"power": p, "production": position.npl(p),
                    "cities": [city for owner, city in held if owner == p]} for p in b.powers]
@@ -101,14 +101,12 @@ class AxisAlliesRevised(Ruleset):
         return {"powers": powers, "sides": sides, "needed": int(state["options"]["victory_cities"])}
 
     def map_data(self) -> tuple[dict[str, Any], dict[str, Any]]:
-        return _map_data()
+        return self.edition.data("board.yaml"), self.edition.graphics
+
+    def words(self) -> Words:
+        return self.edition.words
 
     def odds(self, request: OddsRequest) -> dict[str, Any]:
         from pbem.rulesets.axis_allies.odds_request import odds_data
-        return odds_data(request)
+        return odds_data(request, self.edition)
 
-
-@lru_cache(maxsize=1)
-def _map_data() -> tuple[dict[str, Any], dict[str, Any]]:
-    graphics = resources.files(DATA_PACKAGE).joinpath("editions", "revised", "graphics.json").read_text(encoding="utf-8")
-    return load_data("board.yaml"), json.loads(graphics)

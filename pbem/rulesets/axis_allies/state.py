@@ -13,11 +13,9 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator
 
-from pbem.rulesets.axis_allies.board import board
-from pbem.rulesets.axis_allies.units import DEVELOPMENTS, unit_table
+from pbem.rulesets.axis_allies.edition import Edition
 
 FORMAT = "pbem-state/1"
-RULESET_ID = "aa-revised"
 
 
 @dataclass
@@ -97,8 +95,9 @@ class SpaceIndex:
 
 @dataclass
 class Position:
-    """A whole game position; `units` holds every piece by id."""
+    """A whole game position of an edition; `units` holds every piece by id."""
 
+    edition: Edition
     game: str
     options: dict[str, Any]
     round: int
@@ -116,13 +115,13 @@ class Position:
     # --- building ---------------------------------------------------------------------------
 
     @classmethod
-    def from_state(cls, state: dict[str, Any]) -> "Position":
-        """Build the position from a state dict (assumed to have passed `check_state`)."""
-        b, table = board(), unit_table()
+    def from_state(cls, state: dict[str, Any], edition: Edition) -> "Position":
+        """Build the position from a state dict of `edition` (assumed to have passed `check_state`)."""
+        b, table = edition.board, edition.units
         known = {"format", "ruleset", "game", "options", "round", "next_power", "dice", "treasury",
                  "developments", "control", "units", "cargo", "winner"}
         pos = cls(
-            game=state.get("game", ""), options=dict(state.get("options") or {}),
+            edition=edition, game=state.get("game", ""), options=dict(state.get("options") or {}),
             round=int(state.get("round", 1)), next_power=state.get("next_power", b.powers[0]),
             dice=copy.deepcopy(state.get("dice")),
             treasury={p: int((state.get("treasury") or {}).get(p, 0)) for p in b.powers},
@@ -151,7 +150,7 @@ class Position:
     def add(self, owner: str, utype: str, space: str) -> Unit:
         """Put a new piece on the board."""
         dev = self.developments.get(owner, [])
-        unit = Unit(self.next_id, owner, utype, space, unit_table().movement(utype, dev), start_space=space)
+        unit = Unit(self.next_id, owner, utype, space, self.edition.units.movement(utype, dev), start_space=space)
         self.units[unit.id] = unit
         self.index.add(unit)
         self.next_id += 1
@@ -164,7 +163,7 @@ class Position:
         power's carriers first, then to allied carriers in turn order; the result is the same for
         the same state.
         """
-        b = board()
+        b = self.edition.board
         loose = [u for u in self.units_in(zone, type="fighter") if u.aboard is None]
         if not loose:
             return
@@ -188,20 +187,20 @@ class Position:
         for u in self.index.units(space):
             if (owner is not None and u.owner != owner) or (type is not None and u.type != type):
                 continue
-            if not include_cargo and u.aboard is not None and unit_table().cls(u.type) == "land":
+            if not include_cargo and u.aboard is not None and self.edition.units.cls(u.type) == "land":
                 continue
             result.append(u)
         return result
 
     def cargo_of(self, carrier: Unit) -> list[Unit]:
         """The units aboard a transport or carrier."""
-        if not unit_table()[carrier.type].capacity:
+        if not self.edition.units[carrier.type].capacity:
             return []  # most pieces carry nothing: spare a look through the whole board for each
         return [u for u in self.index.units(carrier.space) if u.aboard == carrier.id]
 
     def room_on(self, carrier: Unit) -> int:
         """Free room aboard a transport (in transport points) or a carrier (in fighters)."""
-        table = unit_table()
+        table = self.edition.units
         capacity = table[carrier.type].capacity or 0
         if carrier.type == "transport":
             return capacity - sum(table[u.type].transport_size or 0 for u in self.cargo_of(carrier))
@@ -209,7 +208,7 @@ class Position:
 
     def enemy_units_in(self, space: str, power: str, include_submerged: bool = False) -> list[Unit]:
         """Units in `space` of powers on the other side from `power` (cargo excluded)."""
-        b = board()
+        b = self.edition.board
         return [u for u in self.units_in(space) if b.enemies(u.owner, power)
                 and (include_submerged or not u.submerged)]
 
@@ -219,13 +218,13 @@ class Position:
 
     def capital_held(self, power: str) -> bool:
         """True while the power's capital is controlled by its own side."""
-        b = board()
+        b = self.edition.board
         holder = self.control.get(b.capitals[power])
         return holder is not None and b.friendly(holder, power)
 
     def npl(self, power: str) -> int:
         """National production level: the IPC values of every territory the power controls."""
-        b = board()
+        b = self.edition.board
         return sum(b.ipc(t) for t, p in self.control.items() if p == power)
 
     def remove(self, unit: Unit) -> None:
@@ -246,16 +245,20 @@ class Position:
 
     def counts(self, units: Iterable[Unit]) -> dict[str, dict[str, int]]:
         """{power: {type: n}} in turn order and unit-table order."""
-        b, table = board(), unit_table()
+        b, table = self.edition.board, self.edition.units
         raw: dict[str, dict[str, int]] = {}
         for u in units:
             raw.setdefault(u.owner, {}).setdefault(u.type, 0)
             raw[u.owner][u.type] += 1
         return {p: {t: raw[p][t] for t in table.sort_types(raw[p])} for p in sorted(raw, key=b.power_order)}
 
+    def _cargo_key(self, units: dict[str, dict[str, int]]) -> list:
+        b, table = self.edition.board, self.edition.units
+        return [[b.power_order(p), [[table.order[t], n] for t, n in units[p].items()]] for p in units]
+
     def to_state(self) -> dict[str, Any]:
         """The canonical state dict (docs/architecture.md), ordered for byte-identical output."""
-        b, table = board(), unit_table()
+        b, table = self.edition.board, self.edition.units
         by_space: dict[str, list[Unit]] = {}
         for u in self.units.values():
             if u.aboard is not None and table.cls(u.type) == "land":
@@ -271,15 +274,16 @@ class Position:
                 if aboard:
                     entries.append({"transport": t.owner, "units": self.counts(aboard)})
             if entries:
-                entries.sort(key=lambda e: (b.power_order(e["transport"]), json.dumps(_cargo_key(e["units"]))))
+                entries.sort(key=lambda e: (b.power_order(e["transport"]), json.dumps(self._cargo_key(e["units"]))))
                 cargo[s] = entries
         state: dict[str, Any] = {
-            "format": FORMAT, "ruleset": RULESET_ID, "game": self.game, "options": dict(self.options),
+            "format": FORMAT, "ruleset": self.edition.ruleset_id, "game": self.game, "options": dict(self.options),
             "round": self.round, "next_power": self.next_power,
         }
         state["dice"] = copy.deepcopy(self.dice)
         state["treasury"] = {p: self.treasury.get(p, 0) for p in b.powers}
-        state["developments"] = {p: _sorted_developments(self.developments.get(p, [])) for p in b.powers}
+        order = list(table.developments)
+        state["developments"] = {p: sorted(set(self.developments.get(p, [])), key=order.index) for p in b.powers}
         state["control"] = {t: self.control[t] for t in b.sort_spaces(self.control)}
         state["units"] = units
         state["cargo"] = cargo
@@ -287,12 +291,3 @@ class Position:
         state.update(copy.deepcopy(self.extra))
         return state
 
-
-def _cargo_key(units: dict[str, dict[str, int]]) -> list:
-    b, table = board(), unit_table()
-    return [[b.power_order(p), [[table.order[t], n] for t, n in units[p].items()]] for p in units]
-
-
-def _sorted_developments(devs: Iterable[str]) -> list[str]:
-    order = [d.id for d in DEVELOPMENTS]
-    return sorted(set(devs), key=lambda d: order.index(d) if d in order else len(order))

@@ -16,29 +16,30 @@ from pbem.core.ruleset import Dice
 from pbem.core.yamlio import Document
 from pbem.rulesets.axis_allies import battles, landing
 from pbem.rulesets.axis_allies.context import Turn
+from pbem.rulesets.axis_allies.edition import Edition
 from pbem.rulesets.axis_allies.mobilize import check_purchase, mobilize, purchase_units
 from pbem.rulesets.axis_allies.movement import MovePlan, apply_move, check_move, check_steps
 from pbem.rulesets.axis_allies.orders import Move, StandingOrders, read_orders, read_standing
 from pbem.rulesets.axis_allies.research import check_research, develop_weapons
 from pbem.rulesets.axis_allies.state import Position
-from pbem.rulesets.axis_allies.units import unit_table
 
 
 # --- entry points ------------------------------------------------------------------------------
 
-def check_turn(state: dict[str, Any], orders_doc: Document, standing_docs: dict[str, Document]) -> list[Problem]:
+def check_turn(edition: Edition, state: dict[str, Any], orders_doc: Document,
+               standing_docs: dict[str, Document]) -> list[Problem]:
     """Every problem with the orders and standing orders for this state; empty when they may be played."""
-    turn, problems = _start(state, orders_doc, standing_docs, EventLog(), None, checking=True)
+    turn, problems = _start(edition, state, orders_doc, standing_docs, EventLog(), None, checking=True)
     if turn is not None:
         _play(turn)
         problems += turn.problems
     return _in_document_order(problems)
 
 
-def resolve_turn(state: dict[str, Any], orders_doc: Document, standing_docs: dict[str, Document],
-                 dice: Dice, log: EventLog) -> dict[str, Any]:
+def resolve_turn(edition: Edition, state: dict[str, Any], orders_doc: Document,
+                 standing_docs: dict[str, Document], dice: Dice, log: EventLog) -> dict[str, Any]:
     """Play the turn; returns the state after it (the core sets its `dice`)."""
-    turn, problems = _start(state, orders_doc, standing_docs, log, dice, checking=False)
+    turn, problems = _start(edition, state, orders_doc, standing_docs, log, dice, checking=False)
     if turn is None or problems:
         raise ValueError("resolve called with orders that do not pass check_orders:\n"
                          + "\n".join(str(p) for p in problems))
@@ -46,16 +47,16 @@ def resolve_turn(state: dict[str, Any], orders_doc: Document, standing_docs: dic
     return turn.pos.to_state()
 
 
-def _start(state: dict[str, Any], orders_doc: Document, standing_docs: dict[str, Document], log: EventLog,
-           dice: Dice | None, checking: bool) -> tuple[Turn | None, list[Problem]]:
-    orders, problems = read_orders(orders_doc)
+def _start(edition: Edition, state: dict[str, Any], orders_doc: Document, standing_docs: dict[str, Document],
+           log: EventLog, dice: Dice | None, checking: bool) -> tuple[Turn | None, list[Problem]]:
+    orders, problems = read_orders(orders_doc, edition)
     standing: dict[str, StandingOrders] = {}
     for key, doc in standing_docs.items():
-        parsed, more = read_standing(doc)
+        parsed, more = read_standing(doc, edition)
         problems += more
         if parsed is not None:
             standing[parsed.power] = parsed
-    pos = Position.from_state(copy.deepcopy(state))
+    pos = Position.from_state(copy.deepcopy(state), edition)
     expected = pos.next_power
     if orders.power is not None and orders.power != expected:
         problems.append(orders_doc.problem(("power",), f"it is {expected}'s turn, not {orders.power}'s", expected))
@@ -67,17 +68,17 @@ def _start(state: dict[str, Any], orders_doc: Document, standing_docs: dict[str,
         problems.append(orders_doc.problem(("power",), f"the game is over: the {pos.winner} won"))
     turn = Turn(pos, orders, standing, log, dice, checking)
     turn.skip_economy = not pos.capital_held(turn.power)
-    turn.purchase_readable = _purchase_readable(orders_doc)
+    turn.purchase_readable = _purchase_readable(orders_doc, edition)
     return turn, problems
 
 
-def _purchase_readable(doc: Document) -> bool:
+def _purchase_readable(doc: Document, edition: Edition) -> bool:
     """False when some unit name of the purchase could not be read (its totals are then unknown)."""
     data = doc.data if isinstance(doc.data, dict) else {}
     purchase = data.get("purchase")
     if not isinstance(purchase, dict):
         return True
-    return all(unit_table().unit_names.get(k) is not None for k in purchase)
+    return all(edition.units.unit_names.get(k) is not None for k in purchase)
 
 
 def _in_document_order(problems: list[Problem]) -> list[Problem]:

@@ -1,4 +1,5 @@
-"""The unit table (`data/units.yaml`) and the developments, with the names players may use for them.
+"""The unit table (the edition's `units.yaml`) and the developments (its `edition.yaml`), with the
+names players may use for them.
 
 The movement rules ask `movement(type, developments)` for a unit's range, so the 2 extra spaces of
 Long-Range Aircraft live here and nowhere else. What developments change in a battle (Jet Fighters,
@@ -8,10 +9,8 @@ Super Submarines, Heavy Bombers) is combat.py's business.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Iterable
+from typing import Any, Iterable
 
-from pbem.rulesets.axis_allies.board import load_data
 from pbem.rulesets.axis_allies.names import NameTable
 
 LAND, AIR, SEA, BUILDING = "land", "air", "sea", "building"
@@ -23,7 +22,10 @@ class UnitType:
 
     id: str
     name: str
+    words: tuple[str, str]  # how reports write one and several
+    label: str  # short label on the map
     cls: str  # land, air, sea or building
+    battle_board: bool  # stands on the battle board (not an AA gun or industrial complex)
     cost: int
     attack: int
     defense: int
@@ -45,26 +47,15 @@ class Development:
     number: int
 
 
-DEVELOPMENTS: tuple[Development, ...] = (
-    Development("jet_fighters", "Jet Fighters", 1),
-    Development("rockets", "Rockets", 2),
-    Development("super_submarines", "Super Submarines", 3),
-    Development("long_range_aircraft", "Long-Range Aircraft", 4),
-    Development("combined_bombardment", "Combined Bombardment", 5),
-    Development("heavy_bombers", "Heavy Bombers", 6),
-)
-
-RESEARCH_DIE_COST = 5  # IPCs per research die
-
-
 class UnitTable:
     """Every unit type in unit-table order, and name lookup for unit types and developments."""
 
-    def __init__(self, data: dict) -> None:
+    def __init__(self, data: dict, research: dict[str, Any]) -> None:
         self.types: dict[str, UnitType] = {}
         for u in data["units"]:
             self.types[u["id"]] = UnitType(
-                u["id"], u["name"], u["class"], int(u["cost"]), int(u.get("attack") or 0),
+                u["id"], u["name"], tuple(u["words"]), u["label"], u["class"], u.get("battle_board", True),
+                int(u["cost"]), int(u.get("attack") or 0),
                 int(u.get("defense") or 0), int(u.get("movement") or 0), u.get("transport_size"),
                 u.get("carrier_size"), u.get("capacity"), int(u.get("hits") or 1), bool(u.get("can_capture")),
                 tuple(u.get("aliases") or ()))
@@ -72,13 +63,12 @@ class UnitTable:
         self.unit_names = NameTable("unit type")
         for t in self.types.values():
             self.unit_names.add(t.id, t.name, t.name + "s", *t.aliases)
+        self.research_die_cost: int = int(research.get("die_cost", 0))
         self.development_names = NameTable("development")
-        for d in DEVELOPMENTS:
-            self.development_names.add(d.id, d.name, d.id.replace("_", " ").rstrip("s"),
-                                       {"jet_fighters": "jets", "long_range_aircraft": "lra",
-                                        "super_submarines": "super subs", "heavy_bombers": "hb",
-                                        "combined_bombardment": "cb", "rockets": "rocket"}[d.id])
-        self.developments = {d.id: d for d in DEVELOPMENTS}
+        self.developments: dict[str, Development] = {}
+        for d in research.get("developments") or []:
+            self.developments[d["id"]] = Development(d["id"], d["name"], int(d["number"]))
+            self.development_names.add(d["id"], d["name"], *d.get("aliases", ()))
 
     def __getitem__(self, unit_type: str) -> UnitType:
         return self.types[unit_type]
@@ -101,9 +91,3 @@ class UnitTable:
     def cost(self, counts: dict[str, int]) -> int:
         """The IPC cost of {type: n}."""
         return sum(self.types[t].cost * n for t, n in counts.items())
-
-
-@lru_cache(maxsize=1)
-def unit_table() -> UnitTable:
-    """The unit table of Axis & Allies Revised (read once)."""
-    return UnitTable(load_data("units.yaml"))  # type: ignore[arg-type]

@@ -1,0 +1,107 @@
+"""An edition of Axis & Allies: everything the family engine needs to know about one game box.
+
+The engine's rules are written once for the whole family; what differs between Revised and Europe
+is data in the edition's folder `editions/<key>/` (see docs/architecture.md): the map, the unit
+table, the opening, the options and rulings, the turn order and sides (the board's powers), the
+combat steps it uses, its words and its map style. Each part is read once, when first asked for.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cached_property, lru_cache
+from importlib import resources
+from typing import Any
+
+import yaml
+
+from pbem.core.ruleset import Option
+from pbem.core.words import Words
+
+DATA_PACKAGE = "pbem.rulesets.axis_allies"
+EDITIONS = {"aa-revised": "revised"}
+"""Ruleset id -> the edition's folder under editions/."""
+
+
+class Edition:
+    """One edition: its data files and the objects built from them."""
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+        meta = self.data("edition.yaml")
+        self.ruleset_id: str = meta["ruleset"]
+        self.name: str = meta["name"]
+        self.meta: dict[str, Any] = meta
+
+    def text(self, filename: str) -> str:
+        """A file of the edition's folder, as text."""
+        return resources.files(DATA_PACKAGE).joinpath("editions", self.key, filename).read_text(encoding="utf-8")
+
+    def data(self, filename: str) -> Any:
+        """A YAML file of the edition's folder."""
+        return yaml.load(self.text(filename), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # libyaml: faster
+
+    @cached_property
+    def board(self) -> Any:
+        """The map (board.Board)."""
+        from pbem.rulesets.axis_allies.board import Board
+        return Board({**self.data("board.yaml"), "aliases": self.data("aliases.yaml")}, self.meta["powers"])
+
+    @cached_property
+    def units(self) -> Any:
+        """The unit table and the developments (units.UnitTable)."""
+        from pbem.rulesets.axis_allies.units import UnitTable
+        return UnitTable(self.data("units.yaml"), self.meta.get("research") or {})
+
+    @cached_property
+    def combat(self) -> Any:
+        """The facts and steps a battle follows in this edition (combat.CombatRules)."""
+        from pbem.rulesets.axis_allies.combat import CombatRules
+        return CombatRules.of_edition(self.units, self.board, self.meta["combat"])
+
+    @cached_property
+    def options(self) -> tuple[Option, ...]:
+        """The options players choose per game, in the order the state lists them."""
+        return tuple(_option(o) for o in self.data("options.yaml")["options"])
+
+    @cached_property
+    def rulings(self) -> tuple[Option, ...]:
+        """The one reading the engine takes wherever the rulebook is unclear."""
+        return tuple(_option(o) for o in self.data("options.yaml")["rulings"])
+
+    @cached_property
+    def _by_name(self) -> dict[str, Option]:
+        return {o.name: o for o in (*self.options, *self.rulings)}
+
+    def option(self, name: str) -> Option:
+        """The option or ruling called `name`."""
+        return self._by_name[name]
+
+    @cached_property
+    def words(self) -> Words:
+        """How the reports write the powers and unit types."""
+        return Words({p: style["text"] for p, style in self.meta["powers"].items()},
+                     {u.id: u.words for u in self.units.types.values()})
+
+    @cached_property
+    def graphics(self) -> dict[str, Any]:
+        """The drawing data (graphics.json) with the edition's map style under `style`: the powers'
+        colours and labels, the unit labels, the theatres and whether the board wraps."""
+        graphics = json.loads(self.text("graphics.json"))
+        graphics["style"] = {
+            "powers": self.meta["powers"], "wraps": self.meta["map"]["wraps"],
+            "theatres": {name: tuple(window) for name, window in self.meta["map"]["theatres"].items()},
+            "unit_labels": {u.id: u.label for u in self.units.types.values()},
+            "unit_words": {u.id: u.words for u in self.units.types.values()},
+        }
+        return graphics
+
+
+def _option(data: dict[str, Any]) -> Option:
+    return Option(data["name"], data["default"], tuple(data["allowed"]), data["text"], data.get("legacy"))
+
+
+@lru_cache(maxsize=None)
+def edition(ruleset_id: str) -> Edition:
+    """The edition whose ruleset id is `ruleset_id` (read once)."""
+    return Edition(EDITIONS[ruleset_id])
