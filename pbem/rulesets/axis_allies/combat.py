@@ -61,8 +61,7 @@ class CombatRules:
 
     ``units`` is in unit-table order, which is also the order units roll in; ``cargo`` says what
     each carrying unit may have aboard (capacity is the movement rules' business);
-    ``casualty_order`` is lost first to last by a power without an order of its own;
-    ``submarines_strike_first`` names the sides whose submarines fire in the opening step 2.
+    ``casualty_order`` is lost first to last by a power without an order of its own.
     """
 
     units: Mapping[str, UnitProfile]
@@ -70,7 +69,6 @@ class CombatRules:
     side_of: Mapping[str, str]
     cargo: Mapping[str, frozenset[str]]
     casualty_order: tuple[str, ...]
-    submarines_strike_first: frozenset[str]
 
     @classmethod
     def of_edition(cls, table: Any, board: Any, combat: Mapping[str, Any]) -> CombatRules:
@@ -81,7 +79,7 @@ class CombatRules:
             dict(board.side),
             {"transport": frozenset(u.id for u in types if u.transport_size),
              "carrier": frozenset(u.id for u in types if u.carrier_size)},
-            tuple(combat["casualty_order"]), frozenset(combat["submarines_strike_first"]))
+            tuple(combat["casualty_order"]))
 
     def power_rank(self, power: str) -> int:
         """The power's place in the turn order."""
