@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
-"""Convert TripleA's "World War II Revised" map (ww2v2.xml) into pbem's aa-revised data files.
+"""Convert an Axis & Allies edition's TripleA map XML into pbem's board.yaml and setup.yaml.
 
 Usage (from the repository root)::
 
-    python tools/convert_aa_revised.py [path/to/ww2v2.xml] [--out DIR]
+    python tools/convert_axis_allies.py revised|europe [path/to/map.xml] [--out DIR]
 
-Writes ``board.yaml`` (powers, land territories, sea zones, canals) and ``setup.yaml`` (the
-opening position in the shapes of ``state.yaml``, see docs/architecture.md) into
-``pbem/rulesets/axis_allies/editions/revised/``. Run by hand; the output is committed and the game never
-reads the XML. Only map and setup facts are taken from the XML: its engine properties
-(bids, low luck, AA options, ...) are TripleA's settings, not rules of the game.
+Writes ``board.yaml`` (powers, land territories, sea zones, canals and the edition's extra facts)
+and ``setup.yaml`` (the opening position in the shapes of ``state.yaml``, see
+docs/architecture.md) into ``pbem/rulesets/axis_allies/editions/<edition>/``. The editions' source
+files and the facts the XML lacks are in ``tools/axis_allies_editions.py``. Run by hand; the
+output is committed and the game never reads the XML. Only map and setup facts are taken from the
+XML: its engine properties (bids, low luck, AA options, ...) are TripleA's settings, not rules of
+the game.
 """
 
 from __future__ import annotations
@@ -24,18 +26,7 @@ from typing import Any, NoReturn
 
 import yaml
 
-REPO = Path(__file__).resolve().parents[1]
-DEFAULT_XML = REPO / "../shared/data/aa-revised/ww2v2.xml"
-DATA_DIR = REPO / "pbem/rulesets/axis_allies/editions/revised"
-
-# TripleA player name -> (pbem power id, English name).
-POWERS: dict[str, tuple[str, str]] = {
-    "Russians": ("ussr", "USSR"),
-    "Germans": ("germany", "Germany"),
-    "British": ("uk", "United Kingdom"),
-    "Japanese": ("japan", "Japan"),
-    "Americans": ("usa", "USA"),
-}
+from axis_allies_editions import EDITIONS, Edition
 
 # TripleA unit type -> pbem unit type, listed in pbem's unit-table order (units.yaml).
 UNIT_TYPES: dict[str, str] = {
@@ -55,45 +46,6 @@ UNIT_TYPES: dict[str, str] = {
 LAND_UNITS = {"infantry", "artillery", "tank", "aa_gun", "industrial_complex"}
 SEA_UNITS = {"battleship", "destroyer", "carrier", "transport", "submarine"}
 
-# TripleA spellings that differ from the display names fixed in docs/architecture.md.
-RENAMES: dict[str, str] = {
-    "Anglo Egypt": "Anglo-Egypt",
-    "Philipine Islands": "Philippine Islands",
-    "Rio De Oro": "Rio de Oro",
-}
-
-# The XML only flags victory cities (victoryCity=1); the rulebook names them by city.
-VICTORY_CITIES: dict[str, str] = {
-    "Eastern United States": "Washington",
-    "Western United States": "Los Angeles",
-    "United Kingdom": "London",
-    "Karelia S.S.R.": "Leningrad",
-    "Russia": "Moscow",
-    "India": "Calcutta",
-    "Germany": "Berlin",
-    "Western Europe": "Paris",
-    "Southern Europe": "Rome",
-    "Kwantung": "Shanghai",
-    "Philippine Islands": "Manila",
-    "Japan": "Tokyo",
-}
-
-# Connections (TripleA names) that the local ww2v2.xml lacks although the board has them.
-# Western Canada's Arctic coast touches SZ 63: the map's own polygons.txt shows the shared
-# border, and TripleA's revised.xml / revised_test.xml, the upstream triplea-maps ww2v2.xml
-# and the rules digest (Appendix E, 349 connections) all list it. Added only if missing.
-MISSING_CONNECTIONS: list[tuple[str, str]] = [("Western Canada", "63 Sea Zone")]
-
-SEA_ZONE = re.compile(r"(\d+) Sea Zone")
-
-
-def space_name(triplea: str) -> str:
-    """Return pbem's display name for a TripleA territory name (`5 Sea Zone` -> `SZ 5`)."""
-    match = SEA_ZONE.fullmatch(triplea)
-    if match:
-        return f"SZ {match.group(1)}"
-    return RENAMES.get(triplea, triplea)
-
 
 def natural_key(name: str) -> list[Any]:
     """Sort key that orders embedded numbers numerically, so SZ 9 comes before SZ 10."""
@@ -102,7 +54,7 @@ def natural_key(name: str) -> list[Any]:
 
 def fail(message: str) -> NoReturn:
     """Stop the conversion: the XML does not say what the game needs."""
-    sys.exit(f"convert_aa_revised: {message}")
+    sys.exit(f"convert_axis_allies: {message}")
 
 
 def options(attachment: ET.Element) -> dict[str, str]:
@@ -110,12 +62,13 @@ def options(attachment: ET.Element) -> dict[str, str]:
     return {opt.get("name", ""): opt.get("value", "") for opt in attachment.iter("option")}
 
 
-def read_board(root: ET.Element) -> dict[str, Any]:
-    """Build board.yaml's content: powers, territories, sea zones and canals."""
+def read_board(root: ET.Element, edition: Edition) -> dict[str, Any]:
+    """Build board.yaml's content: powers, territories, sea zones, canals (and straits)."""
+    space_name = edition.space_name
     sides = {a.get("player"): a.get("alliance", "").lower() for a in root.iter("alliance")}
     powers = []
     for player in root.iter("player"):
-        pid, name = POWERS[player.get("name", "")]
+        pid, name = edition.powers[player.get("name", "")]
         powers.append({"id": pid, "name": name, "side": sides[player.get("name")],
                        "tripleA": player.get("name")})
     power_of = {p["tripleA"]: p["id"] for p in powers}
@@ -123,9 +76,9 @@ def read_board(root: ET.Element) -> dict[str, Any]:
     water = {t.get("name"): t.get("water") == "true" for t in root.find("map").iter("territory")}
     neighbours: dict[str, set[str]] = {name: set() for name in water}
     connections = [(c.get("t1"), c.get("t2")) for c in root.iter("connection")]
-    for t1, t2 in MISSING_CONNECTIONS:
+    for t1, t2 in edition.missing_connections:
         if (t1, t2) in connections or (t2, t1) in connections:
-            print(f"note: {t1} - {t2} is in the XML now; MISSING_CONNECTIONS can go", file=sys.stderr)
+            print(f"note: {t1} - {t2} is in the XML now; missing_connections can go", file=sys.stderr)
         else:
             connections.append((t1, t2))
     for t1, t2 in connections:  # TripleA lists each connection once; pbem wants both ways
@@ -148,12 +101,13 @@ def read_board(root: ET.Element) -> dict[str, Any]:
     territories, sea_zones = [], []
     for triplea in water:
         name, adjacent = space_name(triplea), sorted(map(space_name, neighbours[triplea]), key=natural_key)
-        if water[triplea]:
-            sea_zones.append({"name": name, "number": int(name.split()[1]), "neighbours": adjacent})
-            continue
         opts = attached[triplea]
-        neutral = opts.get("isImpassable") == "true"
         original = opts.get("originalOwner", owner_at_start.get(triplea))
+        if water[triplea]:
+            sea_zones.append(sea_zone(triplea, name, opts, original and power_of[original], adjacent))
+            continue
+        # Revised marks neutrals impassable; Europe leaves them without an owner.
+        neutral = opts.get("isImpassable") == "true" or not original
         if neutral and original:
             fail(f"neutral {triplea} has an owner")
         entry: dict[str, Any] = {"name": name}
@@ -164,43 +118,98 @@ def read_board(root: ET.Element) -> dict[str, Any]:
         entry["neutral"] = neutral
         if "capital" in opts:
             entry["capital"] = power_of[opts["capital"]]
-        if opts.get("victoryCity", "0") != "0":
-            entry["victory_city"] = VICTORY_CITIES[name]
+        if edition.victory_cities is not None and opts.get("victoryCity", "0") != "0":
+            entry["victory_city"] = edition.victory_cities[name]
+        if name in edition.middle_east:
+            entry["middle_east"] = True
+        for colour, spaces in (("red", edition.soviet_red), ("pink", edition.soviet_pink)):
+            if name in spaces:
+                entry["soviet"] = colour
         entry["island"] = all(water[n] for n in neighbours[triplea])  # no land neighbours
         entry["neighbours"] = adjacent
         territories.append(entry)
 
-    flagged = {t["name"] for t in territories if "victory_city" in t}
-    if flagged != set(VICTORY_CITIES):
-        fail(f"victory cities in the XML differ from the rulebook's: {sorted(flagged ^ set(VICTORY_CITIES))}")
+    check_edition_facts(edition, territories)
     territories.sort(key=lambda t: t["name"])
-    sea_zones.sort(key=lambda s: s["number"])
+    sea_zones.sort(key=lambda s: natural_key(s["name"]))
     for canal in canals.values():
         canal["sea_zones"].sort(key=natural_key)
-    return {
+    board = {
         "powers": powers,
         "territories": territories,
         "sea_zones": sea_zones,
-        "canals": [{"name": name, **canal} for name, canal in canals.items()],
+        "canals": [{"name": name, **canal} for name, canal in canals.items()
+                   if name not in {s.triplea_canal for s in edition.straits}],
     }
+    if edition.straits:
+        board["straits"] = [{"name": s.name, "sea_zones": canals[s.triplea_canal]["sea_zones"],
+                             "neutral": s.neutral, "ships": False, "aircraft": True}
+                            for s in edition.straits]
+    return board
 
 
-def read_setup(root: ET.Element, board: dict[str, Any]) -> dict[str, Any]:
+def sea_zone(triplea: str, name: str, opts: dict[str, str], owner: str | None,
+             adjacent: list[str]) -> dict[str, Any]:
+    """One entry of board.yaml's sea_zones; a zone with a value and an owner is a convoy centre."""
+    entry: dict[str, Any] = {"name": name}
+    if name.startswith("SZ "):
+        entry["number"] = int(name.split()[1])
+    else:  # a numbered zone's TripleA spelling ("5 Sea Zone") is read as SZ 5 anyway
+        entry["tripleA"] = triplea
+    if owner:
+        entry["ipc"] = int(opts["production"])
+        entry["original_owner"] = owner
+    entry["neighbours"] = adjacent
+    return entry
+
+
+def check_edition_facts(edition: Edition, territories: list[dict[str, Any]]) -> None:
+    """Stop if the edition's tables name spaces the XML does not have as they say."""
+    by_name = {t["name"]: t for t in territories}
+    if edition.victory_cities is not None:
+        flagged = {t["name"] for t in territories if "victory_city" in t}
+        if flagged != set(edition.victory_cities):
+            fail(f"victory cities in the XML differ from the rulebook's: "
+                 f"{sorted(flagged ^ set(edition.victory_cities))}")
+    for name in edition.middle_east:
+        if name not in by_name or by_name[name]["neutral"]:
+            fail(f"Middle East country {name} is not a held territory of the XML")
+    soviet = {t["name"] for t in territories if t["original_owner"] == "ussr"}
+    if (edition.soviet_red or edition.soviet_pink) and soviet != edition.soviet_red | edition.soviet_pink:
+        fail(f"red and pink territories differ from the USSR's: "
+             f"{sorted(soviet ^ (edition.soviet_red | edition.soviet_pink))}")
+    for strait in edition.straits:
+        if not by_name.get(strait.neutral, {}).get("neutral"):
+            fail(f"{strait.name}: {strait.neutral} is not a neutral territory")
+
+
+def income(board: dict[str, Any], control: dict[str, str]) -> Counter:
+    """Each power's income from the spaces it controls; Middle East countries count for nobody."""
+    value = {s["name"]: s.get("ipc", 0) for s in board["territories"] + board["sea_zones"]}
+    middle_east = {t["name"] for t in board["territories"] if t.get("middle_east")}
+    total = Counter()
+    for name, holder in control.items():
+        if name not in middle_east:
+            total[holder] += value[name]
+    return total
+
+
+def read_setup(root: ET.Element, board: dict[str, Any], edition: Edition) -> dict[str, Any]:
     """Build setup.yaml's content: treasury, control, units and cargo at the start of the game."""
+    space_name = edition.space_name
     power_of = {p["tripleA"]: p["id"] for p in board["powers"]}
     turn_order = [p["id"] for p in board["powers"]]
     land = {t["name"]: t for t in board["territories"]}
 
     given = {power_of[r.get("player")]: int(r.get("quantity")) for r in root.iter("resourceGiven")}
-    treasury = {pid: given[pid] for pid in turn_order}
-    # Who holds each territory now; equal to original_owner as long as the XML has no originalOwner.
+    # Who holds each space now; equal to original_owner as long as the XML has no originalOwner.
     owner = {space_name(t.get("territory")): power_of[t.get("owner")] for t in root.iter("territoryOwner")}
     control = {t["name"]: owner[t["name"]] for t in board["territories"] if not t["neutral"]}
-    income = Counter()
-    for name, holder in control.items():
-        income[holder] += land[name]["ipc"]
-    if dict(income) != treasury:  # the rulebook's starting IPCs equal each power's income
-        fail(f"starting IPCs {treasury} differ from territory values {dict(income)}")
+    control.update({s["name"]: owner[s["name"]] for s in board["sea_zones"] if s["name"] in owner})
+    starting_income = {pid: income(board, control)[pid] for pid in turn_order}
+    if starting_income != {pid: given[pid] for pid in turn_order}:  # the rulebook's starting IPCs
+        fail(f"starting IPCs {given} differ from the values of the spaces held {starting_income}")
+    treasury = starting_income if edition.income_before_first_turn else dict.fromkeys(turn_order, 0)
 
     placed: dict[str, dict[str, Counter]] = defaultdict(lambda: defaultdict(Counter))
     for p in root.iter("unitPlacement"):
@@ -247,29 +256,34 @@ def dump(path: Path, header: str, sections: list[tuple[dict[str, Any], bool | No
 def main(argv: list[str] | None = None) -> None:
     """Parse the command line, convert, and write board.yaml and setup.yaml."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("xml", nargs="?", type=Path, default=DEFAULT_XML, help="TripleA ww2v2.xml")
-    parser.add_argument("--out", type=Path, default=DATA_DIR, help="output directory")
+    parser.add_argument("edition", choices=sorted(EDITIONS), help="which edition to convert")
+    parser.add_argument("xml", nargs="?", type=Path, help="TripleA map XML (default: the edition's)")
+    parser.add_argument("--out", type=Path, help="output directory (default: the edition's)")
     args = parser.parse_args(argv)
+    edition = EDITIONS[args.edition]
+    out = args.out or edition.data_dir
 
-    root = ET.parse(args.xml).getroot()
-    board = read_board(root)
-    setup = read_setup(root, board)
-    header = ("# Generated by tools/convert_aa_revised.py from TripleA's ww2v2.xml\n"
-              "# (map world_war_ii_revised); do not edit by hand.\n")
-    args.out.mkdir(parents=True, exist_ok=True)
-    dump(args.out / "board.yaml", header, [
-        ({"powers": board["powers"]}, None),
-        ({"territories": board["territories"]}, None),
-        ({"sea_zones": board["sea_zones"]}, None),
-        ({"canals": board["canals"]}, None),
-    ])
-    dump(args.out / "setup.yaml", header + "# The opening position, in the shapes of state.yaml.\n", [
+    root = ET.parse(args.xml or edition.source_dir / edition.xml).getroot()
+    board = read_board(root, edition)
+    setup = read_setup(root, board, edition)
+    header = (f"# Generated by tools/convert_axis_allies.py {edition.name} from TripleA's {edition.xml}\n"
+              f"# (map {edition.triplea_map}); do not edit by hand.\n")
+    out.mkdir(parents=True, exist_ok=True)
+    dump(out / "board.yaml", header + edition.board_notes,
+         [({key: board[key]}, None) for key in board])
+    setup_notes = "# The opening position, in the shapes of state.yaml.\n"
+    if not edition.income_before_first_turn:
+        setup_notes += ("# Treasury 0: before the game the bank pays the special cash advance (Germany 12,\n"
+                        "# the Allies 12 to share, seed l.342-348), a rule, not a position; the starting\n"
+                        "# income is paid at the start of round 1 (l.350-358). control includes the\n"
+                        "# convoy centres.\n")
+    dump(out / "setup.yaml", header + setup_notes, [
         ({"treasury": setup["treasury"]}, None),
         ({"control": setup["control"]}, False),
         ({"units": setup["units"]}, None),
         ({"cargo": setup["cargo"]}, None),
     ])
-    print(f"wrote {args.out / 'board.yaml'} and {args.out / 'setup.yaml'}")
+    print(f"wrote {out / 'board.yaml'} and {out / 'setup.yaml'}")
 
 
 if __name__ == "__main__":

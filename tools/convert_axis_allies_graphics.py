@@ -1,16 +1,17 @@
 #!/usr/bin/env python3
-"""Convert TripleA's map geometry of Axis & Allies Revised into ``graphics.json``.
+"""Convert TripleA's map geometry of an Axis & Allies edition into ``graphics.json``.
 
-Reads, from ``../shared/data/aa-revised`` (or the directory given with ``--source``):
+Reads, from the edition's TripleA map folder (``../shared/data/aa-revised`` or ``aa-europe``, see
+``tools/axis_allies_editions.py``; or the directory given with ``--source``):
 
 * ``polygons.txt``  -- each territory's outline(s) in board pixels;
 * ``centers.txt``   -- the label centre of each territory;
 * ``place.txt``     -- the unit placement points (top-left corners of TripleA's unit images);
 * ``capitols.txt``, ``vc.txt``, ``pu_place.txt`` -- where the capital, victory city and
-  IPC value markers are drawn;
-* ``map.properties`` -- the board size.
+  IPC value markers are drawn (Revised only; Europe's map has none);
+* ``map.properties`` -- the board size and whether it wraps east-west.
 
-and writes ``pbem/rulesets/axis_allies/editions/revised/graphics.json``::
+and writes ``pbem/rulesets/axis_allies/editions/<edition>/graphics.json``::
 
     {
       "board": {"width": 3500, "height": 2000, "wrap_x": true, "unit_slot": 48, ...},
@@ -26,14 +27,14 @@ and writes ``pbem/rulesets/axis_allies/editions/revised/graphics.json``::
       }
     }
 
-Coordinates are board pixels, origin top left, y downwards. The board wraps east-west: x and
-x + width are the same place. Outlines are simplified with Douglas-Peucker (``--tolerance``,
+Coordinates are board pixels, origin top left, y downwards. Where the board wraps east-west
+(Revised), x and x + width are the same place. Outlines are simplified with Douglas-Peucker (``--tolerance``,
 board pixels). Space names follow docs/architecture.md. The output is deterministic: sorted keys
 and one space per line.
 
 Run by hand from the repository root::
 
-    python tools/convert_aa_revised_graphics.py
+    python tools/convert_axis_allies_graphics.py revised|europe
 """
 
 from __future__ import annotations
@@ -45,55 +46,38 @@ import sys
 from pathlib import Path
 from typing import Any
 
-Point = tuple[int, int]
+from axis_allies_editions import EDITIONS, Edition
 
-REPO = Path(__file__).resolve().parent.parent
-DEFAULT_SOURCE = REPO.parent / "shared" / "data" / "aa-revised"
-DEFAULT_OUTPUT = REPO / "pbem" / "rulesets" / "axis_allies" / "editions" / "revised" / "graphics.json"
+Point = tuple[int, int]
 
 #: TripleA draws a unit image of this many pixels with its top-left corner at a place point.
 UNIT_SLOT = 48
 #: Default Douglas-Peucker tolerance in board pixels (the full map is drawn at about 0.5 px/px).
 DEFAULT_TOLERANCE = 1.6
 
-_RENAMES = {
-    "Anglo Egypt": "Anglo-Egypt",
-    "Philipine Islands": "Philippine Islands",
-    "Rio De Oro": "Rio de Oro",
-}
-_SEA_ZONE = re.compile(r"^(\d+) Sea Zone$")
 _POINT = re.compile(r"\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)")
 # A line is a name followed by its first point or polygon; names may contain dots and dashes.
 _NAME = re.compile(r"^(.*?)\s*(?=[<(])")
 
 
-def space_name(triplea_name: str) -> str:
-    """Return the pbem space name of a TripleA territory name (docs/architecture.md)."""
-    name = triplea_name.strip()
-    match = _SEA_ZONE.match(name)
-    if match:
-        return f"SZ {int(match.group(1))}"
-    return _RENAMES.get(name, name)
-
-
-def _split_line(line: str, path: Path, lineno: int) -> tuple[str, str]:
+def _split_line(line: str, path: Path, lineno: int, edition: Edition) -> tuple[str, str]:
     match = _NAME.match(line)
     if not match or not match.group(1):
         raise ValueError(f"{path}:{lineno}: cannot read a territory name in {line[:60]!r}")
-    return space_name(match.group(1)), line[match.end():]
+    return edition.space_name(match.group(1)), line[match.end():]
 
 
 def _points(text: str) -> list[Point]:
     return [(int(x), int(y)) for x, y in _POINT.findall(text)]
 
 
-def read_points_file(path: Path) -> dict[str, list[Point]]:
+def read_points_file(path: Path, edition: Edition) -> dict[str, list[Point]]:
     """Read a ``Name (x,y) (x,y) ...`` file into {space: [points]}."""
     result: dict[str, list[Point]] = {}
     for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if not line.strip():
             continue
-        name, rest = _split_line(line, path, lineno)
+        name, rest = _split_line(line, path, lineno, edition)
         points = _points(rest)
         if not points:
             raise ValueError(f"{path}:{lineno}: no points for {name!r}")
@@ -103,13 +87,13 @@ def read_points_file(path: Path) -> dict[str, list[Point]]:
     return result
 
 
-def read_polygons(path: Path) -> dict[str, list[list[Point]]]:
+def read_polygons(path: Path, edition: Edition) -> dict[str, list[list[Point]]]:
     """Read ``polygons.txt`` into {space: [ring, ...]}; each ring is a list of points."""
     result: dict[str, list[list[Point]]] = {}
     for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if not line.strip():
             continue
-        name, rest = _split_line(line, path, lineno)
+        name, rest = _split_line(line, path, lineno, edition)
         rings = [_points(chunk) for chunk in re.findall(r"<([^>]*)>", rest)]
         rings = [ring for ring in rings if len(ring) >= 3]
         if not rings:
@@ -179,25 +163,22 @@ def simplify_ring(ring: list[Point], tolerance: float) -> list[Point]:
     return simplified
 
 
-def build(source: Path, tolerance: float) -> dict[str, Any]:
-    """Read the TripleA files in ``source`` and return the graphics document."""
+def build(edition: Edition, source: Path, tolerance: float) -> dict[str, Any]:
+    """Read the edition's TripleA files in ``source`` and return the graphics document."""
     props = read_properties(source / "map.properties")
     width = int(props.get("map.width", "3500"))
     height = int(props.get("map.height", "2000"))
-    polygons = read_polygons(source / "polygons.txt")
-    centres = read_points_file(source / "centers.txt")
-    places = read_points_file(source / "place.txt")
-    markers = {
-        "capital": read_points_file(source / "capitols.txt"),
-        "victory_city": read_points_file(source / "vc.txt"),
-        "ipc": read_points_file(source / "pu_place.txt"),
-    }
+    polygons = read_polygons(source / "polygons.txt", edition)
+    centres = read_points_file(source / "centers.txt", edition)
+    places = read_points_file(source / "place.txt", edition)
+    markers = {key: read_points_file(source / file, edition) for key, file in edition.markers.items()}
     for label, table in [("centers.txt", centres), ("place.txt", places)] + [
         (key, value) for key, value in markers.items()
     ]:
         unknown = sorted(set(table) - set(polygons))
         if unknown:
             raise ValueError(f"{label}: spaces without a polygon: {', '.join(unknown)}")
+    stems = [file.removesuffix(".txt") for file in edition.markers.values()]
     half = UNIT_SLOT // 2
     spaces: dict[str, dict[str, Any]] = {}
     for name in sorted(polygons):
@@ -217,10 +198,11 @@ def build(source: Path, tolerance: float) -> dict[str, Any]:
         "board": {
             "width": width,
             "height": height,
-            "wrap_x": True,
+            "wrap_x": props.get("map.scrollWrapX", "true") == "true",  # TripleA's default wraps
             "unit_slot": UNIT_SLOT,
-            "source": "TripleA map world_war_ii_revised (polygons, centers, place, capitols, "
-                      "vc, pu_place), simplified with Douglas-Peucker",
+            "source": f"TripleA map {edition.triplea_map} "
+                      f"({', '.join(['polygons', 'centers', 'place', *stems])}), "
+                      "simplified with Douglas-Peucker",
             "tolerance": tolerance,
         },
         "spaces": spaces,
@@ -244,18 +226,21 @@ def dumps(document: dict[str, Any]) -> str:
 def main(argv: list[str] | None = None) -> int:
     """Command line entry point."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--source", type=Path, default=DEFAULT_SOURCE)
-    parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT)
+    parser.add_argument("edition", choices=sorted(EDITIONS), help="which edition to convert")
+    parser.add_argument("--source", type=Path, help="TripleA map folder (default: the edition's)")
+    parser.add_argument("--output", type=Path, help="output file (default: the edition's graphics.json)")
     parser.add_argument("--tolerance", type=float, default=DEFAULT_TOLERANCE,
                         help="Douglas-Peucker tolerance in board pixels (default %(default)s)")
     args = parser.parse_args(argv)
-    document = build(args.source, args.tolerance)
+    edition = EDITIONS[args.edition]
+    output = args.output or edition.data_dir / "graphics.json"
+    document = build(edition, args.source or edition.source_dir, args.tolerance)
     text = dumps(document)
     json.loads(text)  # self-check
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(text, encoding="utf-8")
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(text, encoding="utf-8")
     points = sum(len(r) for s in document["spaces"].values() for r in s["polygons"])
-    print(f"wrote {args.output}: {len(document['spaces'])} spaces, {points} outline points, "
+    print(f"wrote {output}: {len(document['spaces'])} spaces, {points} outline points, "
           f"{len(text.encode('utf-8'))} bytes", file=sys.stderr)
     return 0
 
