@@ -25,6 +25,29 @@ class Territory:
     capital: str | None  # the power whose capital this is
     victory_city: str | None
     island: bool
+    middle_east: bool = False  # Europe: a Middle East country, whose value only Germany collects
+    soviet: str | None = None  # Europe: `red` (the USSR's own) or `pink` (annexed 1939), for the Patriotic War
+
+
+@dataclass(frozen=True)
+class ConvoyCentre:
+    """Europe: a sea zone whose value counts in its original owner's income while that owner's side
+    controls it."""
+
+    zone: str
+    ipc: int
+    original_owner: str
+
+
+@dataclass(frozen=True)
+class Strait:
+    """Europe: two sea zones that ships may not pass between (a neutral's waters close them);
+    aircraft may fly across when `aircraft` is true."""
+
+    name: str
+    sea_zones: tuple[str, str]
+    neutral: str
+    aircraft: bool
 
 
 @dataclass(frozen=True)
@@ -45,21 +68,28 @@ class Board:
         self.side: dict[str, str] = {p["id"]: p["side"] for p in data["powers"]}
         self.sides: tuple[str, ...] = tuple(dict.fromkeys(self.side.values()))
         self.territories: dict[str, Territory] = {}
-        self.sea_zones: dict[str, int] = {}
+        self.sea_zones: dict[str, int | None] = {}  # the zone's printed number (None: the board has none)
+        self.convoys: dict[str, ConvoyCentre] = {}
         self.neighbours: dict[str, tuple[str, ...]] = {}
         self.spellings: dict[str, str] = {}
         for t in data["territories"]:
             self.territories[t["name"]] = Territory(
                 t["name"], int(t.get("ipc") or 0), t.get("original_owner"), bool(t.get("neutral")),
-                t.get("capital"), t.get("victory_city"), bool(t.get("island")))
+                t.get("capital"), t.get("victory_city"), bool(t.get("island")), bool(t.get("middle_east")),
+                t.get("soviet"))
             self.neighbours[t["name"]] = tuple(t["neighbours"])
             if t.get("tripleA"):
                 self.spellings[t["tripleA"]] = t["name"]
         for z in data["sea_zones"]:
-            self.sea_zones[z["name"]] = int(z["number"])
+            self.sea_zones[z["name"]] = int(z["number"]) if "number" in z else None
+            if z.get("ipc"):
+                self.convoys[z["name"]] = ConvoyCentre(z["name"], int(z["ipc"]), z["original_owner"])
             self.neighbours[z["name"]] = tuple(z["neighbours"])
         self.canals: tuple[Canal, ...] = tuple(
             Canal(c["name"], tuple(c["sea_zones"]), tuple(c["territories"])) for c in data.get("canals", []))
+        self.straits: tuple[Strait, ...] = tuple(
+            Strait(st["name"], tuple(st["sea_zones"]), st["neutral"], bool(st["aircraft"]))
+            for st in data.get("straits", []))
         # Board order: territories then sea zones, each as listed in board.yaml. Every mapping
         # pbem writes is sorted this way so that a position always gives the same bytes.
         self.order: dict[str, int] = {name: i for i, name in enumerate([*self.territories, *self.sea_zones])}
@@ -95,8 +125,11 @@ class Board:
         return name in self.territories and self.territories[name].neutral
 
     def ipc(self, name: str) -> int:
-        """The IPC value of a territory; 0 for a sea zone."""
-        return self.territories[name].ipc if name in self.territories else 0
+        """The IPC value of a territory or convoy centre; 0 for any other sea zone."""
+        if name in self.territories:
+            return self.territories[name].ipc
+        convoy = self.convoys.get(name)
+        return convoy.ipc if convoy else 0
 
     def adjacent(self, a: str, b: str) -> bool:
         """Whether spaces `a` and `b` border each other."""
