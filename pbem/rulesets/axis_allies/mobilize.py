@@ -24,6 +24,10 @@ def check_purchase(turn: Turn) -> None:
         turn.ruling("lost_capital_orders")
         turn.problem(("purchase",), f"{turn.power}'s capital is held by the enemy: no purchases until it is freed")
         return
+    for utype in turn.orders.purchase:
+        if not turn.table[utype].buyable:
+            turn.problem(("purchase", utype), f"{turn.words.unit(utype, 2)} cannot be bought in {turn.edition.name}",
+                         ", ".join(t.id for t in turn.table.types.values() if t.buyable))
     cost = turn.table.cost(turn.orders.purchase)
     research = research_cost(turn)
     have = turn.pos.treasury.get(turn.power, 0)

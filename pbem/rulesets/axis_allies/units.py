@@ -26,7 +26,8 @@ class UnitType:
     label: str  # short label on the map
     cls: str  # land, air, sea or building
     battle_board: bool  # stands on the battle board (not an AA gun or industrial complex)
-    cost: int
+    buyable: bool  # may be bought (Europe's industrial complex cannot be)
+    cost: int  # 0 for a unit that cannot be bought
     attack: int
     defense: int
     movement: int
@@ -55,7 +56,7 @@ class UnitTable:
         for u in data["units"]:
             self.types[u["id"]] = UnitType(
                 u["id"], u["name"], tuple(u["words"]), u["label"], u["class"], u.get("battle_board", True),
-                int(u["cost"]), int(u.get("attack") or 0),
+                u.get("buyable", True), int(u.get("cost", 0)), int(u.get("attack") or 0),
                 int(u.get("defense") or 0), int(u.get("movement") or 0), u.get("transport_size"),
                 u.get("carrier_size"), u.get("capacity"), int(u.get("hits") or 1), bool(u.get("can_capture")),
                 tuple(u.get("aliases") or ()))
