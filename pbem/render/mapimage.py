@@ -1,13 +1,13 @@
 """The map image of the turn report.
 
-Draws a position (``state.yaml`` as a dict) on the Axis & Allies Revised board with matplotlib's
+Draws a position (``state.yaml`` as a dict) on an Axis & Allies edition's board with matplotlib's
 Agg backend (no display, no pyplot): land filled in the controlling power's colour, neutral
 territories hatched grey, sea blue; capitals, victory cities and IPC values; each space's units
 as one compact box per power; this turn's moves as arrows and its battles with their outcome
-(from the event log); a legend and a title. The board wraps east-west: the full map repeats a
-faded strip of the opposite edge on each side and marks the board's edges.
+(from the event log); a legend and a title. Where the board wraps east-west (Revised), the full
+map repeats a faded strip of the opposite edge on each side and marks the board's edges.
 
-The geometry comes from ``graphics.json`` (made by ``tools/convert_aa_revised_graphics.py``):
+The geometry comes from the edition's ``graphics.json`` (made by ``tools/convert_axis_allies_graphics.py``):
 board pixels, origin top left, y downwards. Each space's name is written at its label centre
 (for nearly every space TripleA's first unit placement point is that same spot) and its unit
 boxes hang below the name, one per power in turn order.
