@@ -42,10 +42,15 @@ class Edition:
         return yaml.load(self.text(filename), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # libyaml: faster
 
     @cached_property
+    def board_data(self) -> dict[str, Any]:
+        """board.yaml as read (the map image draws from it)."""
+        return self.data("board.yaml")
+
+    @cached_property
     def board(self) -> Any:
         """The map (board.Board)."""
         from pbem.rulesets.axis_allies.board import Board
-        return Board({**self.data("board.yaml"), "aliases": self.data("aliases.yaml")}, self.meta["powers"])
+        return Board({**self.board_data, "aliases": self.data("aliases.yaml")}, self.meta["powers"])
 
     @cached_property
     def units(self) -> Any:

@@ -101,7 +101,7 @@ class AxisAllies(Ruleset):
         return {"powers": powers, "sides": sides, "needed": int(state["options"]["victory_cities"])}
 
     def map_data(self) -> tuple[dict[str, Any], dict[str, Any]]:
-        return self.edition.data("board.yaml"), self.edition.graphics
+        return self.edition.board_data, self.edition.graphics
 
     def words(self) -> Words:
         return self.edition.words
