@@ -71,3 +71,13 @@ def test_an_industrial_complex_cannot_be_bought_in_europe() -> None:
 def test_reports_call_the_tank_armor_in_europe() -> None:
     assert EUROPE.words.units({"tank": 2}) == "2 armor"
     assert edition("aa-revised").words.units({"tank": 2}) == "2 tanks"
+
+
+def test_no_ship_passes_the_turkish_straits() -> None:
+    # seed l.320: ships may not pass Turkey's neutral waters between the Black Sea and the Aegean
+    units = {**opening()["units"], "Black Sea": {"germany": {"destroyer": 1}}}
+    orders = parse_document("power: germany\ncombat_move:\n  - {units: {destroyer: 1}, from: Black Sea, "
+                            "path: [Aegean Sea]}\n", "orders.yaml")
+    problems = check_turn(EUROPE, opening(units=units), orders, {})
+    assert any(p.field == "combat_move[0].path[0]" and "Turkish Straits" in p.message and "closed to ships"
+               in p.message for p in problems), problems

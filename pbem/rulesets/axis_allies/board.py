@@ -40,19 +40,12 @@ class ConvoyCentre:
 
 
 @dataclass(frozen=True)
-class Strait:
-    """Europe: two sea zones that ships may not pass between (a neutral's waters close them);
-    aircraft may fly across when `aircraft` is true."""
-
-    name: str
-    sea_zones: tuple[str, str]
-    neutral: str
-    aircraft: bool
-
-
-@dataclass(frozen=True)
 class Canal:
-    """A canal: two sea zones that only a side controlling all `territories` may sail between."""
+    """A canal: two sea zones that only a side controlling all `territories` may sail between.
+
+    A strait in a neutral's waters (Europe's Turkish Straits) is a canal whose territory is that
+    neutral: nobody ever controls it, so no ship passes. Aircraft fly across, as canals never
+    stop aircraft."""
 
     name: str
     sea_zones: tuple[str, str]
@@ -86,10 +79,10 @@ class Board:
                 self.convoys[z["name"]] = ConvoyCentre(z["name"], int(z["ipc"]), z["original_owner"])
             self.neighbours[z["name"]] = tuple(z["neighbours"])
         self.canals: tuple[Canal, ...] = tuple(
-            Canal(c["name"], tuple(c["sea_zones"]), tuple(c["territories"])) for c in data.get("canals", []))
-        self.straits: tuple[Strait, ...] = tuple(
-            Strait(st["name"], tuple(st["sea_zones"]), st["neutral"], bool(st["aircraft"]))
-            for st in data.get("straits", []))
+            [Canal(c["name"], tuple(c["sea_zones"]), tuple(c["territories"])) for c in data.get("canals", [])]
+            + [Canal(st["name"], tuple(st["sea_zones"]), (st["neutral"],)) for st in data.get("straits", [])])
+        if any(st["ships"] or not st["aircraft"] for st in data.get("straits", [])):
+            raise ValueError("board.yaml: a strait is closed to ships and open to aircraft; no other kind is played")
         # Board order: territories then sea zones, each as listed in board.yaml. Every mapping
         # pbem writes is sorted this way so that a position always gives the same bytes.
         self.order: dict[str, int] = {name: i for i, name in enumerate([*self.territories, *self.sea_zones])}

@@ -23,7 +23,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:  # for annotations only: battles are fought without the map or the unit table
+    from pbem.rulesets.axis_allies.board import Board
+    from pbem.rulesets.axis_allies.units import UnitTable
 
 Roll = Callable[[int], list[int]]
 """The caller's dice: ``roll(n)`` returns n dice, each 1-6, from its verifiable dice stream."""
@@ -71,7 +75,7 @@ class CombatRules:
     casualty_order: tuple[str, ...]
 
     @classmethod
-    def of_edition(cls, table: Any, board: Any, combat: Mapping[str, Any]) -> CombatRules:
+    def of_edition(cls, table: UnitTable, board: Board, combat: Mapping[str, Any]) -> CombatRules:
         """The rules from an edition's unit table, board and the ``combat`` part of edition.yaml."""
         types = table.types.values()
         return cls(

@@ -17,6 +17,9 @@ import yaml
 
 from pbem.core.ruleset import Option
 from pbem.core.words import Words
+from pbem.rulesets.axis_allies.board import Board
+from pbem.rulesets.axis_allies.combat import CombatRules
+from pbem.rulesets.axis_allies.units import UnitTable
 
 DATA_PACKAGE = "pbem.rulesets.axis_allies"
 EDITIONS = {"aa-revised": "revised"}
@@ -47,21 +50,18 @@ class Edition:
         return self.data("board.yaml")
 
     @cached_property
-    def board(self) -> Any:
-        """The map (board.Board)."""
-        from pbem.rulesets.axis_allies.board import Board
+    def board(self) -> Board:
+        """The map."""
         return Board({**self.board_data, "aliases": self.data("aliases.yaml")}, self.meta["powers"])
 
     @cached_property
-    def units(self) -> Any:
-        """The unit table and the developments (units.UnitTable)."""
-        from pbem.rulesets.axis_allies.units import UnitTable
+    def units(self) -> UnitTable:
+        """The unit table and the developments."""
         return UnitTable(self.data("units.yaml"), self.meta.get("research") or {})
 
     @cached_property
-    def combat(self) -> Any:
-        """The facts and steps a battle follows in this edition (combat.CombatRules)."""
-        from pbem.rulesets.axis_allies.combat import CombatRules
+    def combat(self) -> CombatRules:
+        """The facts a battle follows in this edition."""
         return CombatRules.of_edition(self.units, self.board, self.meta["combat"])
 
     @cached_property

@@ -284,7 +284,11 @@ def canal_errors(turn: Turn, move: Move, errors: list[Error]) -> None:
     here = move.frm
     for i, space in enumerate(move.path):
         canal = b.canal_between(here, space)
-        if canal is not None and not b.canal_open(canal, turn.side, turn.start_control):
+        if canal is not None and any(b.is_neutral(t) for t in canal.territories):
+            errors.append((move.where + ("path", i),
+                           f"the {canal.name} between {here} and {space} are closed to ships: "
+                           f"{' and '.join(canal.territories)} is neutral", None))
+        elif canal is not None and not b.canal_open(canal, turn.side, turn.start_control):
             holders = ", ".join(f"{t}: {turn.start_control.get(t)}" for t in canal.territories)
             errors.append((move.where + ("path", i),
                            f"the {canal.name} canal between {here} and {space} is closed to the {turn.side}: "
