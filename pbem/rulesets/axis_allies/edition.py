@@ -22,7 +22,7 @@ from pbem.rulesets.axis_allies.combat import CombatRules
 from pbem.rulesets.axis_allies.units import UnitTable
 
 DATA_PACKAGE = "pbem.rulesets.axis_allies"
-EDITIONS = {"aa-revised": "revised"}
+EDITIONS = {"aa-revised": "revised", "aa-europe": "europe"}
 """Ruleset id -> the edition's folder under editions/."""
 
 
