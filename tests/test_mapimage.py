@@ -297,3 +297,59 @@ def test_dollar_signs_in_the_title_are_text_not_a_formula(tmp_path: Path) -> Non
     out = tmp_path / "dollars.png"
     render_map(opening_state(), board, graphics, None, out, title="Club $\\frac{1}{$ game")
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def _europe_board() -> dict[str, Any]:
+    from pbem.rulesets.axis_allies import AxisAllies, edition
+    return AxisAllies(edition("aa-europe")).map_data()[0]
+
+
+def _europe_map(tmp_path: Path, control: dict[str, str]) -> tuple[np.ndarray, dict[str, Any]]:
+    from pbem.rulesets.axis_allies import AxisAllies, edition
+    europe = AxisAllies(edition("aa-europe"))
+    board, graphics = europe.map_data()
+    state = europe.opening_state("Europe", {})
+    state["control"].update(control)
+    out = tmp_path / "europe.png"
+    render_map(state, board, graphics, None, out, title="Europe")
+    return _pixels(out), graphics
+
+
+def _border_colours(image: np.ndarray, graphics: dict[str, Any], zone: str) -> Counter:
+    """The colours of the image along the first outline of `zone`."""
+    ring = np.asarray(graphics["spaces"][zone]["polygons"][0], dtype=float)
+    counts: Counter[tuple[int, ...]] = Counter()
+    for a, b in zip(ring, np.roll(ring, -1, axis=0)):
+        x, y = (a + b) / 2
+        col, row = board_to_image(graphics, x, y)
+        counts[tuple(int(v) for v in image[int(row), int(col)])] += 1
+    return counts
+
+
+def test_europe_convoy_zone_border_shows_its_holder(tmp_path: Path) -> None:
+    image, graphics = _europe_map(tmp_path, {"British Convoy 3": "germany"})
+    style = Style.of(graphics)
+    german, british = _rgb(style.colours("germany")["unit"]), _rgb(style.colours("uk")["unit"])
+    assert _border_colours(image, graphics, "British Convoy 3").most_common(1)[0][0] == german
+    assert _border_colours(image, graphics, "British Convoy 2").most_common(1)[0][0] == british
+
+
+def test_europe_ipc_values_beside_names(tmp_path: Path) -> None:
+    """Europe's drawing data has no place for IPC values: the badge is drawn beside the name, for
+    territories and convoy zones alike."""
+    from pbem.render import mapimage
+    drawn: list[str] = []
+    original = mapimage._ipc_badge
+
+    def record(ax: Any, x: float, y: float, text: str, *args: Any, **kwargs: Any) -> None:
+        drawn.append(text)
+        original(ax, x, y, text, *args, **kwargs)
+
+    mapimage._ipc_badge = record
+    try:
+        _europe_map(tmp_path, {})
+    finally:
+        mapimage._ipc_badge = original
+    board = _europe_board()
+    values = [str(s["ipc"]) for s in (*board["territories"], *board["sea_zones"]) if s.get("ipc")]
+    assert sorted(drawn) == sorted(values + ["6"])  # and the legend's sample badge

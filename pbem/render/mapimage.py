@@ -340,6 +340,7 @@ class _Label:
     anchor: tuple[float, float] = (0.0, 0.0)  # where the name is written (board pixels)
     name_size: float = 0.0
     name_h: float = 0.0
+    name_w: float = 0.0
     width: float = 0.0          # widest line (name, tag or box)
     top: float = 0.0            # top of the writing (<= 0: above the anchor)
     bottom: float = 0.0         # bottom of the writing (below the anchor)
@@ -397,7 +398,7 @@ def _layout(labels: dict[str, _Label], view: View, renderer: RendererBase,
         label.name_size = (_SEA_NAME_PT if label.is_sea else _NAME_PT) * k
         w, h = _text_size(renderer, label.text, "italic" if label.is_sea else "regular",
                           label.name_size)
-        label.name_h, label.width, label.top = h, w, -h
+        label.name_h, label.name_w, label.width, label.top = h, w, w, -h
         if label.battle:
             w, h = _text_size(renderer, label.battle[1], "bold", _TAG_PT * k)
             pad = 0.25 * _TAG_PT * k * DPI / 72
@@ -481,7 +482,7 @@ def _place_labels(labels: dict[str, _Label], view: View,
 
 def _draw_polygons(ax: Axes, view: View, labels: Mapping[str, _Label],
                    territories: Mapping[str, Mapping[str, Any]],
-                   control: Mapping[str, str]) -> None:
+                   control: Mapping[str, str], convoy_zones: Sequence[str]) -> None:
     sea, neutral, land, land_faces = [], [], [], []
     for label in labels.values():
         for dx in view.offsets(label.xmin, label.xmax):
@@ -503,11 +504,25 @@ def _draw_polygons(ax: Axes, view: View, labels: Mapping[str, _Label],
     ax.add_collection(PolyCollection(neutral + land, facecolors=["none"] * len(neutral)
                                      + land_faces, edgecolors=MAP_COLOURS["land_edge"],
                                      linewidths=0.6, zorder=2.1))
+    # A convoy zone (Europe) is held like a territory: its border shows who holds it now.
+    convoys, holders = [], []
+    for zone in convoy_zones:
+        label = labels.get(zone)
+        if label is None or zone not in control:
+            continue
+        for dx in view.offsets(label.xmin, label.xmax):
+            rings = [r + (dx, 0.0) for r in label.rings]
+            convoys.extend(rings)
+            holders.extend([view.style.colours(control[zone])["unit"]] * len(rings))
+    if convoys:
+        ax.add_collection(PolyCollection(convoys, facecolors="none", edgecolors=holders,
+                                         linewidths=2.4, zorder=2.2))
 
 
-def _ipc_badge(ax: Axes, x: float, y: float, text: str, text_scale: float) -> None:
+def _ipc_badge(ax: Axes, x: float, y: float, text: str, text_scale: float,
+               zorder: float = 4.3) -> None:
     ax.text(x, y, text, fontproperties=_font("bold", 5.6 * text_scale), ha="center",
-            va="center", color="#ffffff", zorder=4.3, clip_on=True,
+            va="center", color="#ffffff", zorder=zorder, clip_on=True,
             bbox={"boxstyle": "circle,pad=0.2", "facecolor": "#2d2d2d", "edgecolor": "#ffffff",
                   "linewidth": 0.5})
 
@@ -557,11 +572,14 @@ def _draw_battle_outlines(ax: Axes, view: View, labels: Mapping[str, _Label]) ->
                                              linewidths=2.6, zorder=3.1))
 
 
-def _draw_labels(ax: Axes, view: View, labels: Mapping[str, _Label]) -> None:
-    """Names, battle tags and unit boxes."""
+def _draw_labels(ax: Axes, view: View, labels: Mapping[str, _Label],
+                 values: Mapping[str, int]) -> None:
+    """Names, battle tags and unit boxes; the IPC value beside the name of a space whose drawing
+    data has no place for it (Europe's map marks no values; its convoy zones have one too)."""
     k = view.text_scale
     for label in labels.values():
         cx, cy = label.anchor
+        value = values.get(label.name) if "ipc" not in label.data else None
         for dx in view.offsets(cx, cx, margin=label.width / view.scale):
             x = cx + dx
             ax.text(x, cy, label.text, fontproperties=_font("italic" if label.is_sea else
@@ -569,6 +587,9 @@ def _draw_labels(ax: Axes, view: View, labels: Mapping[str, _Label]) -> None:
                     ha="center", va="bottom", zorder=6, clip_on=True,
                     color=MAP_COLOURS["sea_name" if label.is_sea else "name"],
                     path_effects=_HALO)
+            if value:
+                _ipc_badge(ax, x + (label.name_w / 2 + 8 * k) / view.scale,
+                           cy - label.name_h / 2 / view.scale, str(value), k, zorder=6.5)
             if label.battle:
                 outcome, tag = label.battle
                 ax.text(x, cy - (label.name_h + 4) / view.scale, tag,
@@ -773,7 +794,22 @@ def _draw_wrap(ax: Axes, view: View) -> None:
                                     "edgecolor": "#000000", "linewidth": 0.5, "alpha": 0.9})
 
 
-def _draw_legend(fig: Figure, view: View, names: Mapping[str, str],
+@dataclass(frozen=True)
+class _Legend:
+    """Which of the board's kinds of marking the legend explains."""
+
+    numbered_sea_zones: bool
+    convoys: bool
+    victory_cities: bool
+
+    @classmethod
+    def of_board(cls, board: Mapping[str, Any]) -> _Legend:
+        zones = board.get("sea_zones", [])
+        return cls(any(z["name"].startswith("SZ ") for z in zones), any(z.get("ipc") for z in zones),
+                   any(t.get("victory_city") for t in board.get("territories", [])))
+
+
+def _draw_legend(fig: Figure, view: View, names: Mapping[str, str], legend: _Legend,
                  renderer: RendererBase) -> None:
     ax = fig.add_axes((0, 0, 1, view.bottom_px / view.height_px))
     ax.set_xlim(0, view.width_px)
@@ -799,18 +835,26 @@ def _draw_legend(fig: Figure, view: View, names: Mapping[str, str],
         ax.text(x + 62, row1, names.get(power, power), fontproperties=regular, ha="left",
                 va="center")
         x += 180
+    sea_text = "sea zone (its number)" if legend.numbered_sea_zones else "sea zone"
     for text, face, hatch in (("neutral", MAP_COLOURS["neutral"], "////"),
-                              ("sea zone (its number)", MAP_COLOURS["sea"], None)):
+                              (sea_text, MAP_COLOURS["sea"], None)):
         swatch(x, face, hatch)
         ax.text(x + 30, row1, text, fontproperties=regular, ha="left", va="center")
         x += 170
+    if legend.convoys:
+        ax.add_patch(Rectangle((x, row1 - 8), 22, 16, facecolor=MAP_COLOURS["sea"],
+                               edgecolor="#000000", linewidth=2.0))
+        ax.text(x + 30, row1, "convoy zone (border: who holds it)", fontproperties=regular,
+                ha="left", va="center")
+        x += 265
     ax.scatter([x + 10], [row1], s=150, marker="*", facecolors=MAP_COLOURS["capital"],
                edgecolors="#000000", linewidths=1.2)
     ax.text(x + 24, row1, "capital", fontproperties=regular, ha="left", va="center")
     x += 90
-    _victory_city(ax, [x + 10], [row1], 1.0)
-    ax.text(x + 24, row1, "victory city", fontproperties=regular, ha="left", va="center")
-    x += 120
+    if legend.victory_cities:
+        _victory_city(ax, [x + 10], [row1], 1.0)
+        ax.text(x + 24, row1, "victory city", fontproperties=regular, ha="left", va="center")
+        x += 120
     _ipc_badge(ax, x + 10, row1, "6", 1.0)
     ax.text(x + 24, row1, "IPC value", fontproperties=regular, ha="left", va="center")
 
@@ -884,11 +928,14 @@ def render_map(state: Mapping[str, Any], board: Mapping[str, Any], graphics: Map
         ax.set_axis_off()
         ax.add_patch(Rectangle((view.x0, view.y0), view.x1 - view.x0, view.y1 - view.y0,
                                facecolor=MAP_COLOURS["background"], linewidth=0, zorder=0))
-        _draw_polygons(ax, view, labels, territories, state.get("control") or {})
+        convoy_zones = [z["name"] for z in board.get("sea_zones", []) if z.get("ipc")]
+        _draw_polygons(ax, view, labels, territories, state.get("control") or {}, convoy_zones)
         _draw_battle_outlines(ax, view, labels)
         _draw_markers(ax, view, labels, territories)
         _draw_moves(ax, view, labels, events)
-        _draw_labels(ax, view, labels)
+        values = {t["name"]: t["ipc"] for t in board.get("territories", []) if t.get("ipc")}
+        values |= {z["name"]: z["ipc"] for z in board.get("sea_zones", []) if z.get("ipc")}
+        _draw_labels(ax, view, labels, values)
         _draw_wrap(ax, view)
         middle = 1 - (view.top_px / 2) / height
         fig.text(12 / view.width_px, middle, title, fontproperties=_font("bold", 15),
@@ -896,6 +943,6 @@ def render_map(state: Mapping[str, Any], board: Mapping[str, Any], graphics: Map
         if theatre:
             fig.text(1 - 12 / view.width_px, middle, f"{theatre.capitalize()} theatre",
                      fontproperties=_font("italic", 11), ha="right", va="center")
-        _draw_legend(fig, view, names, canvas.get_renderer())
+        _draw_legend(fig, view, names, _Legend.of_board(board), canvas.get_renderer())
         fig.savefig(out_path, format="png", dpi=DPI, metadata={"Software": None},
                     facecolor=fig.get_facecolor())
