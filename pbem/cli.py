@@ -45,6 +45,13 @@ def _fail(error: InputError, outcome: str = "nothing was written") -> None:
     raise typer.Exit(code=1)
 
 
+def _internal(error: Exception, outcome: str) -> None:
+    """An error of pbem itself (not of the input): one line naming it, never a traceback."""
+    typer.echo(f"error: pbem failed inside ({type(error).__name__}: {escape_controls(str(error))}); {outcome}. "
+               "This is a fault of pbem, not of the files: please report it with the turn file.", err=True)
+    raise typer.Exit(code=2)
+
+
 def _show_notes(*docs: Document) -> None:
     """Tell what was repaired to read these files (tabs, no-break spaces)."""
     for doc in docs:
@@ -247,6 +254,8 @@ def adjudicate(turn: Path = typer.Argument(..., help="The turn file (ruleset, st
                 record_turn(folder, ledger_entry(folder, turn, inputs, result))
     except InputError as exc:
         _fail(exc, "the outputs were written, the ledger was not" if written else "nothing was written")
+    except Exception as exc:  # a fault of pbem: outputs are swapped in whole, so nothing half-written
+        _internal(exc, "the outputs were written, the ledger was not" if written else "nothing was written")
     typer.echo(f"wrote {', '.join(sorted(result.files))} to {display_path(out)}", err=True)
 
 
@@ -269,6 +278,8 @@ def verify(folder: Path = typer.Argument(..., help="The game folder."),
         verify_game(folder, _renderer() if reports else None, show)
     except InputError as exc:
         failure = exc
+    except Exception as exc:  # a fault of pbem while re-playing, e.g. an engine that no longer plays a turn
+        _internal(exc, f"the game was verified up to turn {len(done)}")
     turns = [{"turn": v.turn, "power": v.power, "dice": v.dice, "turn_file": display_path(v.turn_file)}
              for v in done]
     _outcome(failure, as_json, {"turns": turns}, "the game does not verify")

@@ -630,3 +630,29 @@ def test_verify_reports_a_broken_game_folder(played_copy, case):
     result = pbem("verify", played_copy)
     assert result.exit_code != 0
     assert_problem(result.stderr, where, field, phrase)
+
+
+@pytest.mark.parametrize("command", ["verify", "adjudicate"])
+def test_a_fault_inside_pbem_is_one_line_not_a_traceback(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                          command: str) -> None:
+    """A bug of the engine (here: resolve raising) reaches the moderator as one line that names it,
+    exit code 2, and nothing written."""
+    from pbem.rulesets.axis_allies.ruleset import AxisAllies
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise TypeError("unsupported operand")
+
+    monkeypatch.setattr(AxisAllies, "resolve", broken)
+    if command == "verify":
+        game = tmp_path / "game"
+        shutil.copytree(EXAMPLE, game)
+        result = pbem("verify", game)
+    else:
+        game = copy_game(tmp_path / "game")
+        before = snapshot(game)
+        result = pbem("adjudicate", game / TURN)
+        assert snapshot(game) == before
+    assert result.exit_code == 2
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert lines[-1].startswith("error: pbem failed inside (TypeError: unsupported operand)")
