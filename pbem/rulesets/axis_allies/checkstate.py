@@ -54,15 +54,17 @@ def check_state(doc: Document, edition: Edition) -> list[Problem]:
                     bad(("developments", power, i), f"unknown development {dev!r}", ", ".join(table.developments))
     control = data.get("control") or {}
     for territory, power in control.items():
-        if territory not in b.territories:
+        if territory in b.convoys:  # Europe: a convoy centre is held like a territory
+            pass
+        elif territory not in b.territories:
             message, allowed = b.space_names.unknown_message(territory)
             bad(("control", territory), message.replace("space", "territory"), allowed)
         elif b.territories[territory].neutral:
             bad(("control", territory), "a neutral territory is never controlled")
         power_ok(("control", territory), power)
-    for territory, t in b.territories.items():
-        if not t.neutral and territory not in control:
-            bad(("control",), f"{territory} is missing: every non-neutral territory has a controller")
+    for space in (*(t.name for t in b.territories.values() if not t.neutral), *b.convoys):
+        if space not in control:
+            bad(("control",), f"{space} is missing: every non-neutral territory and convoy centre has a controller")
     if data.get("winner") not in (None, *b.sides):
         bad(("winner",), f"unknown side {data.get('winner')!r}", ", ".join(b.sides))
 
