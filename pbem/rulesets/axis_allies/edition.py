@@ -9,6 +9,8 @@ combat steps it uses, its words and its map style. Each part is read once, when 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from importlib import resources
 from typing import Any
@@ -24,6 +26,29 @@ from pbem.rulesets.axis_allies.units import UnitTable
 DATA_PACKAGE = "pbem.rulesets.axis_allies"
 EDITIONS = {"aa-revised": "revised", "aa-europe": "europe"}
 """Ruleset id -> the edition's folder under editions/."""
+
+
+@dataclass(frozen=True)
+class TurnRules:
+    """How a turn goes where the editions differ (the `rules` part of edition.yaml)."""
+
+    research: bool
+    surface: str
+    """When submerged submarines surface: after_noncombat (Revised) or after_mobilize (Europe's step 6)."""
+    victory: str
+    """victory_cities (after the last power of the round) or capitals (at the start of a power's turn)."""
+    placement_limit: str
+    """every_complex (its IPC value) or captured_complexes (unlimited in the power's national territory)."""
+    fighters_on_new_carriers: bool
+    individual_winner: str = "rise"
+    """How the optional individual winner is found: the production level that rose most since the
+    start (rise) or the highest production level (income)."""
+    cash_advance: Mapping[str, int] = field(default_factory=dict)
+    """Side -> the IPCs it gets before round 1 to buy and place with (a set-up round 0)."""
+    extra_placement: Mapping[str, str] = field(default_factory=dict)
+    """Power -> a territory where it may place land and air units without a complex."""
+    middle_east_income: str | None = None
+    """The power whose Middle East income the other side pays."""
 
 
 class Edition:
@@ -58,6 +83,11 @@ class Edition:
     def units(self) -> UnitTable:
         """The unit table and the developments."""
         return UnitTable(self.data("units.yaml"), self.meta.get("research") or {})
+
+    @cached_property
+    def rules(self) -> TurnRules:
+        """How a turn goes in this edition."""
+        return TurnRules(**self.meta["rules"])
 
     @cached_property
     def combat(self) -> CombatRules:

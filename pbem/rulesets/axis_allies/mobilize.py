@@ -99,8 +99,31 @@ def usable_complexes(turn: Turn) -> dict[str, Factory]:
             continue
         if _allys_complex_barred(turn, territory):
             continue
-        result[territory] = Factory(territory, b.ipc(territory), zones=b.coastal_zones(territory))
+        limit = UNLIMITED if _national(turn, territory) else b.ipc(territory)
+        zones = b.coastal_zones(territory)
+        if turn.edition.rules.extra_placement.get(turn.power) == territory and turn.opt("canada_placement") == "land_and_air":
+            zones = []  # l.817: land and air units only
+        result[territory] = Factory(territory, limit, zones=zones)
     return result
+
+
+UNLIMITED = 10 ** 6
+"""The room of a complex without a placement limit (more than any purchase can be)."""
+
+
+def _national(turn: Turn, territory: str) -> bool:
+    """Europe (l.813, l.903): a complex in the power's own national territory places without limit;
+    by option axis_factories = limited only Germany's capital territory is German national territory."""
+    if turn.edition.rules.placement_limit != "captured_complexes":
+        return False
+    b = turn.board
+    if b.territories[territory].original_owner != turn.power:
+        return False
+    if b.side[turn.power] == "axis" and territory != b.capitals[turn.power]:
+        turn.ruling("axis_factories")
+        return turn.opt("axis_factories") == "unlimited"
+    turn.ruling("national_factory")
+    return True
 
 
 def _allys_complex_barred(turn: Turn, territory: str) -> bool:
@@ -193,6 +216,8 @@ def _place_on_land(turn: Turn, p: Placement, factories: dict[str, Factory], new_
                                   f"{factory.used} already placed there, {count} more asked", f"{factory.room} or fewer")
         return
     factory.used += count
+    if turn.edition.rules.extra_placement.get(turn.power) == p.at:
+        turn.ruling("canada_placement")
     if not turn.checking:
         _put(turn, p.at, units)
 
@@ -236,6 +261,12 @@ def _place_at_sea(turn: Turn, p: Placement, factories: dict[str, Factory],
     if units.get("fighter") or (p.aboard or 0):
         turn.ruling("placement_limit")
     new_fighters = units.get("fighter", 0)
+    if (new_fighters or p.aboard) and not turn.edition.rules.fighters_on_new_carriers:
+        turn.ruling("new_fighters_on_carriers")
+        _bad(turn, p, ("units", "fighter") if new_fighters else ("aboard",),
+             f"in {turn.edition.name} new fighters do not enter play aboard carriers (l.809): place them in a "
+             "territory with a complex")
+        return
     aboard = p.aboard if p.aboard is not None else new_fighters
     if aboard < new_fighters:
         _bad(turn, p, ("aboard",), "fighters enter play at sea only aboard new carriers", f"{new_fighters} or more")

@@ -23,6 +23,15 @@ CONDITIONS = ("won", "captured", "lost", "retreated", "not_captured")
 MOST_UNITS = 1000
 
 
+def edition_field(default: Any = None, **kwargs: Any) -> Any:
+    """A field that only some editions use (Europe's cash advance, Middle East payment, ...). It
+    enters the decisions digest only when set, so the digests, and with them the dice, of games of
+    the other editions stay what they were before the field existed."""
+    if isinstance(default, (list, dict)):
+        return field(default_factory=type(default), metadata={"digest": "when_set"}, **kwargs)
+    return field(default=default, metadata={"digest": "when_set"}, **kwargs)
+
+
 @dataclass
 class Load:
     """Land units boarding the moving transports from a territory, at a sea zone of the path."""
@@ -113,6 +122,10 @@ class Orders:
     battles: dict[str, BattleDecisions] = field(default_factory=dict)
     noncombat_moves: list[Move] = field(default_factory=list)
     placements: list[Placement] = field(default_factory=list)
+    cash_advance: int | None = edition_field()
+    """Europe's set-up turn of an Ally: its claim on the Allies' cash advance (option allied_advance)."""
+    middle_east_payers: list[str] = edition_field([])
+    """Europe, Germany's turn: who pays its Middle East income when the Allies' offers fall short."""
 
 
 @dataclass
@@ -134,6 +147,8 @@ class StandingOrders:
     shared_casualties: str = "cheapest_first"
     carrier_fighters_land: list[str] = field(default_factory=list)
     spaces: dict[str, SpaceOverride] = field(default_factory=dict)
+    middle_east_offer: int | None = edition_field()
+    """Europe, an Ally: the IPCs it offers towards Germany's Middle East income."""
 
 
 class Reader:
@@ -298,7 +313,37 @@ def read_orders(doc: Document, edition: Edition) -> tuple[Orders, list[Problem]]
         if at is not None and units is not None and (via is not None or raw.get("via") is None):
             aboard = raw.get("aboard") if isinstance(raw.get("aboard"), int) else None
             orders.placements.append(Placement(at, units, via, aboard, where))
+    _read_europe_orders(r, data, orders, edition)
     return orders, problems
+
+
+def _only_in(r: Reader, data: dict, key: str, present: bool, edition: Edition, what: str) -> bool:
+    """False (with a problem) when `key` is in the document but the edition has no such rule."""
+    if key in data and not present:
+        r.problem((key,), f"{edition.name} has no {what}: remove `{key}`")
+        return False
+    return key in data
+
+
+def _amount(r: Reader, value: Any, where: FieldPath) -> int | None:
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 10_000:
+        return value
+    r.problem(where, f"expected a number of IPCs, not {value!r}", "a whole number from 0 to 10000")
+    return None
+
+
+def _read_europe_orders(r: Reader, data: dict, orders: Orders, edition: Edition) -> None:
+    rules = edition.rules
+    if _only_in(r, data, "cash_advance", bool(rules.cash_advance), edition, "cash advance before round 1"):
+        orders.cash_advance = _amount(r, data["cash_advance"], ("cash_advance",))
+    if _only_in(r, data, "middle_east_payers", rules.middle_east_income is not None, edition,
+                "Middle East income paid by the other side"):
+        payers = data["middle_east_payers"]
+        if not isinstance(payers, list):
+            r.problem(("middle_east_payers",), "expected a list of powers")
+        else:
+            orders.middle_east_payers = [p for i, raw in enumerate(payers)
+                                         if (p := r.power(raw, ("middle_east_payers", i))) is not None]
 
 
 def _read_move(r: Reader, raw: Any, where: FieldPath) -> Move | None:
@@ -378,6 +423,9 @@ def read_standing(doc: Document, edition: Edition) -> tuple[StandingOrders | Non
         # decisions the dice are bound to (nor undo an earlier entry naming the same space)
         if override.casualty_order or override.submerge or override.damage_battleships_first is not None:
             standing.spaces[space] = override
+    if _only_in(r, data, "middle_east_offer", edition.rules.middle_east_income is not None, edition,
+                "Middle East income paid by the other side"):
+        standing.middle_east_offer = _amount(r, data["middle_east_offer"], ("middle_east_offer",))
     return standing, problems
 
 
@@ -388,8 +436,9 @@ _NOT_DECISIONS = ("doc", "where", "note")
 
 def _plain(value: Any) -> Any:
     if hasattr(value, "__dataclass_fields__"):
-        return {name: _plain(getattr(value, name)) for name in value.__dataclass_fields__
-                if name not in _NOT_DECISIONS}
+        return {name: _plain(getattr(value, name)) for name, f in value.__dataclass_fields__.items()
+                if name not in _NOT_DECISIONS
+                and not (f.metadata.get("digest") == "when_set" and getattr(value, name) in (None, [], {}, 0, False))}
     if isinstance(value, dict):
         return {str(k): _plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):

@@ -94,18 +94,36 @@ def _in_document_order(problems: list[Problem]) -> list[Problem]:
 # --- the phases ------------------------------------------------------------------------------
 
 def _play(turn: Turn) -> None:
+    rules = turn.edition.rules
     if turn.checking:
-        check_research(turn)
+        if rules.research:
+            check_research(turn)
+        else:
+            _refuse_research(turn)
         check_purchase(turn)
-    develop_weapons(turn)
+    if rules.research:
+        develop_weapons(turn)
     purchase_units(turn)
     combat_move(turn)
     battles.conduct_combat(turn)
     noncombat_move(turn)
     mobilize(turn)
+    if rules.surface == "after_mobilize":
+        surface_and_repair(turn)
     collect_income(turn)
-    victory_check(turn)
+    if rules.victory == "victory_cities":
+        victory_check(turn)
     _next_turn(turn)
+    if rules.victory == "capitals":
+        capital_victory_check(turn)
+
+
+def _refuse_research(turn: Turn) -> None:
+    """An edition without weapons development refuses research and rockets in the orders."""
+    for key, present in (("research", turn.orders.research is not None), ("rockets", bool(turn.orders.rockets))):
+        if present:
+            turn.problem((key,), f"{turn.edition.name} has no weapons development (research and rockets are "
+                                 "Revised's): remove this part of the orders")
 
 
 def _launch(turn: Turn, moves: list[Move]) -> None:
@@ -188,7 +206,18 @@ def noncombat_move(turn: Turn) -> None:
     if not air:
         landing.make_pickups(turn)
     landing.land_aircraft(turn)
-    for u in turn.pos.all_units():
+    if turn.edition.rules.surface == "after_noncombat":
+        for u in turn.pos.all_units():
+            u.submerged = False
+
+
+def surface_and_repair(turn: Turn) -> None:
+    """Europe's step 6: every submerged submarine surfaces, of every power (battleships are repaired
+    at the end of their battle: a battleship fights once a turn, so the result is the same)."""
+    surfacing = [u for u in turn.pos.all_units() if u.submerged]
+    if surfacing:
+        turn.ruling("surface_and_repair")
+    for u in surfacing:
         u.submerged = False
 
 
@@ -236,6 +265,52 @@ def collect_income(turn: Turn) -> None:
     amount = pos.npl(power)
     pos.treasury[power] += amount
     turn.event("income", power=power, amount=amount, treasury_after=pos.treasury[power])
+    middle_east_payment(turn)
+
+
+def middle_east_payment(turn: Turn) -> None:
+    """Europe, l.841: the Middle East countries Germany holds count in no production level; the
+    Allies pay their value (the track) to Germany in cash, split as their standing orders offer, or
+    as Germany's orders choose when the offers do not cover it. Nobody pays more than it has, and
+    what the Allies cannot pay is not owed later."""
+    b, pos, power = turn.board, turn.pos, turn.power
+    if turn.edition.rules.middle_east_income != power:
+        return
+    payers = [p for p in b.powers if b.enemies(p, power)]
+    if turn.checking:
+        for i, p in enumerate(turn.orders.middle_east_payers):
+            if p not in payers:
+                turn.problem(("middle_east_payers", i), f"{p} does not pay {power}'s Middle East income",
+                             ", ".join(payers))
+        return
+    countries = [t for t in b.sort_spaces(b.territories) if b.territories[t].middle_east and pos.control.get(t) == power]
+    track = sum(b.ipc(t) for t in countries)
+    if not track:
+        return
+    turn.ruling("middle_east_track")
+    turn.ruling("middle_east_payment")
+    offers = {p: (turn.standing[p].middle_east_offer or 0) if p in turn.standing else 0 for p in payers}
+    if sum(min(offers[p], pos.treasury[p]) for p in payers) >= track:
+        chosen_by, order, limit = "allies", payers, offers
+    else:
+        chosen_by, limit = power, {p: pos.treasury[p] for p in payers}
+        order = [p for p in turn.orders.middle_east_payers if p in payers]
+        if not order:
+            order = payers
+            turn.default("who pays the Middle East income", payers,
+                         "the Allies' offers do not cover it and the orders name no `middle_east_payers`")
+        order += [p for p in payers if p not in order]
+    payments: dict[str, int] = {}
+    left = track
+    for p in order:
+        amount = min(limit[p], pos.treasury[p], left)
+        if amount:
+            payments[p] = amount
+            pos.treasury[p] -= amount
+            left -= amount
+    pos.treasury[power] += track - left
+    turn.event("middle_east_payment", power=power, countries=countries, track=track, payments=payments,
+               chosen_by=chosen_by, unpaid=left, treasury_after=pos.treasury[power])
 
 
 def victory_check(turn: Turn) -> None:
@@ -259,13 +334,39 @@ def victory_check(turn: Turn) -> None:
     turn.event("victory_check", round=pos.round, cities=cities, needed=needed, winner=winner, **fields)
 
 
+def capital_victory_check(turn: Turn) -> None:
+    """At the start of a power's turn (checked as the turn before it ends, since nothing happens
+    between): it wins for its side if it holds an enemy capital and its own (Europe, l.613). The
+    enemy capital can only have been taken in its own last turn, so 'held until the start of its
+    next turn' is exactly this."""
+    b, pos = turn.board, turn.pos
+    power = pos.next_power
+    if pos.winner is not None or not pos.capital_held(power) or pos.control.get(b.capitals[power]) != power:
+        return
+    taken = [b.capitals[p] for p in b.powers if b.enemies(p, power) and pos.control.get(b.capitals[p]) == power]
+    if not taken:
+        return
+    turn.ruling("victory_timing")
+    pos.winner = b.side[power]
+    fields: dict[str, Any] = {}
+    if turn.opt("individual_winner") is True:
+        turn.ruling("individual_winner")
+        fields["individual_winners"] = individual_winners(turn, pos.winner)
+    turn.event("victory_check", round=pos.round, power=power, capitals=taken, own_capital=b.capitals[power],
+               winner=pos.winner, **fields)
+
+
 def individual_winners(turn: Turn, side: str) -> list[str]:
-    """The powers of the winning side whose production level rose most since the start of the game."""
+    """The powers of the winning side that did best: whose production level rose most since the start
+    of the game (Revised), or that has the highest production level (Europe, l.78)."""
     b = turn.board
     start = {p: sum(t.ipc for t in b.territories.values() if t.original_owner == p) for p in b.powers}
-    rise = {p: turn.pos.npl(p) - start[p] for p in b.powers if b.side[p] == side}
-    best = max(rise.values())
-    return [p for p in b.powers if rise.get(p) == best]
+    if turn.edition.rules.individual_winner == "income":
+        score = {p: turn.pos.npl(p) for p in b.powers if b.side[p] == side}
+    else:
+        score = {p: turn.pos.npl(p) - start[p] for p in b.powers if b.side[p] == side}
+    best = max(score.values())
+    return [p for p in b.powers if score.get(p) == best]
 
 
 def _next_turn(turn: Turn) -> None:
