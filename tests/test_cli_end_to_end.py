@@ -207,7 +207,7 @@ BAD_ORDERS = {
         "power: ussr\npurchase: {infantry: eight}\ncombat_moves: []\n",
         [(2, "purchase.infantry", ["'eight' is not a whole number"]),
          (3, "combat_moves", ["unknown field 'combat_moves'", "did you mean 'combat_move'?",
-                              "(allowed: ", "combat_move, noncombat_move"])]),
+                              "(allowed: ", "combat_move, ", "noncombat_move"])]),
     "unknown_unit_type": (
         "power: ussr\npurchase: {infantery: 3}\nplace:\n  - at: Russia\n    units: {infantry: 3}\n",
         [(2, "purchase.infantery", ["unknown unit type 'infantery'", "did you mean 'infantry'",

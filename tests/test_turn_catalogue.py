@@ -44,6 +44,10 @@ def build_state(case: dict[str, Any], ruleset: Ruleset) -> dict[str, Any]:
     for key in ("round", "next_power", "winner"):
         if key in spec:
             state[key] = spec[key]
+    if "round" not in spec and state["round"] == 0:
+        state["round"] = 1  # a case is in round 1 unless it names Europe's set-up round 0
+    if state["round"] != 0:
+        state.pop("cash_advance", None)
     for key in ("treasury", "developments", "control"):
         state[key].update(spec.get(key) or {})
     for space, by_power in (spec.get("units") or {}).items():

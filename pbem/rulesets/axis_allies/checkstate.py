@@ -65,6 +65,10 @@ def check_state(doc: Document, edition: Edition) -> list[Problem]:
     for space in (*(t.name for t in b.territories.values() if not t.neutral), *b.convoys):
         if space not in control:
             bad(("control",), f"{space} is missing: every non-neutral territory and convoy centre has a controller")
+    if data.get("round") == 0 and not edition.rules.cash_advance:
+        bad(("round",), f"{edition.name} has no set-up round: rounds start at 1", "1 or more")
+    if "cash_advance" in data and data.get("round") != 0:
+        bad(("cash_advance",), "a cash advance is left only in the set-up round 0")
     if data.get("winner") not in (None, *b.sides):
         bad(("winner",), f"unknown side {data.get('winner')!r}", ", ".join(b.sides))
 

@@ -108,6 +108,10 @@ class Edition:
     def _by_name(self) -> dict[str, Option]:
         return {o.name: o for o in (*self.options, *self.rulings)}
 
+    def has_option(self, name: str) -> bool:
+        """Whether the edition has an option or ruling called `name`."""
+        return name in self._by_name
+
     def option(self, name: str) -> Option:
         """The option or ruling called `name`."""
         return self._by_name[name]

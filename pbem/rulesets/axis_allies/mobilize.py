@@ -28,7 +28,7 @@ def check_purchase(turn: Turn) -> None:
         if not turn.table[utype].buyable:
             turn.problem(("purchase", utype), f"{turn.words.unit(utype, 2)} cannot be bought in {turn.edition.name}",
                          ", ".join(t.id for t in turn.table.types.values() if t.buyable))
-    cost = turn.table.cost(turn.orders.purchase)
+    cost = purchase_cost(turn)
     research = research_cost(turn)
     have = turn.pos.treasury.get(turn.power, 0)
     if cost + research > have:
@@ -41,11 +41,26 @@ def check_purchase(turn: Turn) -> None:
                      f"{have} IPCs or less")
 
 
+def purchase_cost(turn: Turn) -> int:
+    """What the units bought cost: the unit table's prices, a unit with a price option (Europe's
+    bomber_cost: the rulebook prints 25, the English chart 15) at the game's price."""
+    units = dict(turn.orders.purchase)
+    cost = 0
+    for utype, n in units.items():
+        option = f"{utype}_cost"
+        if turn.edition.has_option(option):
+            turn.ruling(option)
+            cost += int(turn.opt(option)) * n
+        else:
+            cost += turn.table[utype].cost * n
+    return cost
+
+
 def purchase_units(turn: Turn) -> None:
     """Phase 2: pay for the units bought (they are placed in phase 6)."""
     if turn.skip_economy or not turn.orders.purchase:
         return
-    cost = turn.table.cost(turn.orders.purchase)
+    cost = purchase_cost(turn)
     turn.pos.treasury[turn.power] -= cost
     turn.event("purchase", power=turn.power, units=dict(turn.orders.purchase), cost=cost,
                treasury_after=turn.pos.treasury[turn.power])
@@ -162,15 +177,49 @@ def mobilize(turn: Turn) -> None:
         if fighters > room and turn.checking:
             turn.problem(("place",), f"{turn.words.units({'fighter': fighters})} would enter play aboard new carriers in "
                                      f"{zone}, which have room for {room}")
+    _check_all_placed(turn, placed)
+
+
+def _check_all_placed(turn: Turn, placed: dict[str, int]) -> None:
+    """Every unit bought is placed exactly once (ruling unplaceable_units)."""
     if turn.checking and turn.purchase_readable:
-        bought = orders.purchase
-        for utype in table.sort_types(set(bought) | set(placed)):
+        bought = turn.orders.purchase
+        for utype in turn.table.sort_types(set(bought) | set(placed)):
             if bought.get(utype, 0) != placed.get(utype, 0):
                 where = ("purchase", utype) if utype in bought else ("place",)
                 turn.ruling("unplaceable_units")
                 turn.problem(where, f"{bought.get(utype, 0)} {turn.words.unit(utype, bought.get(utype, 0))} bought but "
                                     f"{placed.get(utype, 0)} placed: "
                                     "every unit bought must be placed exactly once", f"{bought.get(utype, 0)}")
+
+
+def place_with_advance(turn: Turn) -> None:
+    """Europe's set-up round (l.346, ruling cash_advance_placement): units bought with the cash
+    advance go into any territory its side controls, or sea zone, where its side already has a unit;
+    no complex is needed and there is no limit. Land and air units go on land, ships at sea."""
+    b, table = turn.board, turn.table
+    placed: dict[str, int] = {}
+    if turn.orders.placements:
+        turn.ruling("cash_advance_placement")
+    for p in turn.orders.placements:
+        for utype, n in p.units.items():  # a refused placement is reported once, not also as unplaced
+            placed[utype] = placed.get(utype, 0) + n
+        side_here = any(b.friendly(u.owner, turn.power) and not u.placed for u in turn.pos.units_in(p.at))
+        if b.is_land(p.at) and not turn.friendly_territory_now(p.at):
+            _bad(turn, p, ("at",), f"{p.at} is not held by {turn.power}'s side")
+            continue
+        if not side_here:
+            _bad(turn, p, ("at",), f"{turn.power}'s side has no unit in {p.at}: units bought with the cash advance "
+                                   "go where the side already has one (l.346)")
+            continue
+        wrong = [t for t in p.units if (table.cls(t) == "sea") != b.is_sea(p.at) or table.cls(t) == "building"]
+        if wrong:
+            _bad(turn, p, ("units", wrong[0]), f"{a(wrong[0])} cannot be placed in {p.at}: land and air units go "
+                                               "into a territory, ships into a sea zone")
+            continue
+        if not turn.checking:
+            _put(turn, p.at, dict(p.units))
+    _check_all_placed(turn, placed)
 
 
 def _place_on_land(turn: Turn, p: Placement, factories: dict[str, Factory], new_complexes: set[str]) -> None:

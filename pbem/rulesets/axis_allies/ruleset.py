@@ -14,6 +14,27 @@ from pbem.rulesets.axis_allies.options import chosen_options
 from pbem.rulesets.axis_allies.state import FORMAT, Position
 
 
+def _give_cash_advance(state: dict[str, Any], edition: Edition) -> None:
+    """Europe (l.342-348): the game opens with a set-up round 0 in which each side's cash advance is
+    spent. A side of one power gets it outright; the Allies' is split by option allied_advance:
+    kept in the state for their set-up orders to claim (declared), all to the USSR, or equally."""
+    b = edition.board
+    state["round"] = 0
+    split = state["options"]["allied_advance"]
+    for side, amount in edition.rules.cash_advance.items():
+        powers = [p for p in b.powers if b.side[p] == side]
+        if len(powers) == 1:
+            state["treasury"][powers[0]] += amount
+        elif split == "declared":
+            state.setdefault("cash_advance", {})[side] = amount
+        elif split in powers:  # the option names the one power that gets it all
+            state["treasury"][split] += amount
+        else:  # equal: what does not divide goes to the first in turn order
+            share, rest = divmod(amount, len(powers))
+            for i, p in enumerate(powers):
+                state["treasury"][p] += share + (rest if i == 0 else 0)
+
+
 class AxisAllies(Ruleset):
     """The rules of one Axis & Allies edition, everything except the dice of a battle (see combat.py)."""
 
@@ -40,6 +61,8 @@ class AxisAllies(Ruleset):
             "control": dict(setup["control"]), "units": setup["units"], "cargo": setup.get("cargo") or {},
             "winner": None,
         }
+        if self.edition.rules.cash_advance:
+            _give_cash_advance(state, self.edition)
         # Rebuild through the position so the opening state is in canonical order too. `dice` is
         # left as a placeholder in its place of the canonical order; the core fills it in.
         canonical = Position.from_state(state, self.edition).to_state()

@@ -108,6 +108,7 @@ class Position:
     control: dict[str, str]
     units: dict[int, Unit]
     winner: str | None
+    cash_advance: dict[str, int] = field(default_factory=dict)  # Europe's set-up round: side -> IPCs left to claim
     extra: dict[str, Any] = field(default_factory=dict)  # unknown top-level keys, kept as they were
     next_id: int = 1
     index: SpaceIndex = field(default_factory=SpaceIndex, repr=False, compare=False)
@@ -119,7 +120,7 @@ class Position:
         """Build the position from a state dict of `edition` (assumed to have passed `check_state`)."""
         b, table = edition.board, edition.units
         known = {"format", "ruleset", "game", "options", "round", "next_power", "dice", "treasury",
-                 "developments", "control", "units", "cargo", "winner"}
+                 "developments", "control", "units", "cargo", "winner", "cash_advance"}
         pos = cls(
             edition=edition, game=state.get("game", ""), options=dict(state.get("options") or {}),
             round=int(state.get("round", 1)), next_power=state.get("next_power", b.powers[0]),
@@ -127,6 +128,7 @@ class Position:
             treasury={p: int((state.get("treasury") or {}).get(p, 0)) for p in b.powers},
             developments={p: list((state.get("developments") or {}).get(p) or []) for p in b.powers},
             control=dict(state.get("control") or {}), units={}, winner=state.get("winner"),
+            cash_advance=dict(state.get("cash_advance") or {}),
             extra={k: copy.deepcopy(v) for k, v in state.items() if k not in known})
         for space in b.sort_spaces((state.get("units") or {}).keys()):
             by_power = state["units"][space] or {}
@@ -293,6 +295,8 @@ class Position:
         }
         state["dice"] = copy.deepcopy(self.dice)
         state["treasury"] = {p: self.treasury.get(p, 0) for p in b.powers}
+        if self.cash_advance:
+            state["cash_advance"] = {side: self.cash_advance[side] for side in b.sides if side in self.cash_advance}
         order = list(table.developments)
         state["developments"] = {p: sorted(set(self.developments.get(p, [])), key=order.index) for p in b.powers}
         state["control"] = {t: self.control[t] for t in b.sort_spaces(self.control)}

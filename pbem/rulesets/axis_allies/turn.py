@@ -17,7 +17,7 @@ from pbem.core.yamlio import Document
 from pbem.rulesets.axis_allies import battles, landing
 from pbem.rulesets.axis_allies.context import Turn
 from pbem.rulesets.axis_allies.edition import Edition
-from pbem.rulesets.axis_allies.mobilize import check_purchase, mobilize, purchase_units
+from pbem.rulesets.axis_allies.mobilize import check_purchase, mobilize, place_with_advance, purchase_units
 from pbem.rulesets.axis_allies.movement import MovePlan, apply_move, check_move, check_steps
 from pbem.rulesets.axis_allies.orders import Move, StandingOrders, read_orders, read_standing
 from pbem.rulesets.axis_allies.research import check_research, develop_weapons
@@ -95,6 +95,9 @@ def _in_document_order(problems: list[Problem]) -> list[Problem]:
 
 def _play(turn: Turn) -> None:
     rules = turn.edition.rules
+    if turn.pos.round == 0:
+        _set_up_turn(turn)
+        return
     if turn.checking:
         if rules.research:
             check_research(turn)
@@ -116,6 +119,54 @@ def _play(turn: Turn) -> None:
     _next_turn(turn)
     if rules.victory == "capitals":
         capital_victory_check(turn)
+
+
+def _set_up_turn(turn: Turn) -> None:
+    """Europe's set-up round 0 (l.342-358): the power claims its share of its side's cash advance,
+    buys, places where its side already has a unit, keeps the rest, and is paid its starting income
+    (l.350: the incomes are paid after the advance, before round 1)."""
+    orders = turn.orders
+    if turn.checking:
+        for key, present in (("research", orders.research is not None), ("rockets", bool(orders.rockets)),
+                             ("combat_move", bool(orders.combat_moves)), ("battles", bool(orders.battles)),
+                             ("noncombat_move", bool(orders.noncombat_moves)),
+                             ("middle_east_payers", bool(orders.middle_east_payers))):
+            if present:
+                turn.problem((key,), "the set-up round before round 1 has only the cash advance: `cash_advance` "
+                                     "(an Ally's claim), `purchase` and `place`")
+    claim_cash_advance(turn)
+    if turn.checking:
+        check_purchase(turn)
+    purchase_units(turn)
+    place_with_advance(turn)
+    collect_income(turn)
+    _next_turn(turn)
+
+
+def claim_cash_advance(turn: Turn) -> None:
+    """An Ally takes its declared share of what is left of its side's advance (option allied_advance)."""
+    pos, side = turn.pos, turn.side
+    claim = turn.orders.cash_advance
+    left = pos.cash_advance.get(side)
+    if left is None:
+        if claim is not None:
+            turn.problem(("cash_advance",), f"{turn.power} has no share of a cash advance to claim "
+                                            f"(option allied_advance = {turn.opt('allied_advance')})")
+        return
+    turn.ruling("allied_advance")
+    if claim is None:
+        claim = 0
+        turn.default("claim on the Allies' cash advance", 0, "the set-up orders give no `cash_advance`")
+    if claim > left:
+        turn.problem(("cash_advance",), f"the Allies have {left} IPCs of their advance left to claim, not {claim}",
+                     f"{left} or less")
+        claim = left
+    pos.cash_advance[side] = left - claim
+    if turn.board.powers[-1] == turn.power or not any(
+            turn.board.side[p] == side for p in turn.board.powers[turn.board.powers.index(turn.power) + 1:]):
+        pos.cash_advance.pop(side)  # the last power of the side: what nobody claimed is gone
+    pos.treasury[turn.power] += claim
+    turn.event("cash_advance", power=turn.power, amount=claim, left=left - claim, treasury_after=pos.treasury[turn.power])
 
 
 def _refuse_research(turn: Turn) -> None:
