@@ -183,7 +183,43 @@ def _position(w: Words, summary: dict[str, Any] | None) -> dict[str, Any] | None
     if summary is None:
         return None
     powers = [{**row, "power": w.power(row["power"])} for row in summary["powers"]]
-    return {**summary, "powers": powers}
+    needed = summary.get("needed")
+    if needed:  # victory cities (Revised)
+        sides = [{**side, "line": f"{side['name']}: {side['count']} victory cities (needed to win: {needed})",
+                  "short": f"{side['name']}: {side['count']} (needed to win: {needed})"} for side in summary["sides"]]
+    else:  # capitals (Europe)
+        sides = [{**side, "line": f"{side['name']}: {side['count']} enemy "
+                                  f"capital{'' if side['count'] == 1 else 's'} held", "short": ""}
+                 for side in summary["sides"]]
+        for side in sides:
+            side["short"] = side["line"]
+    return {"column": "Victory cities" if needed else "Capitals held", **summary, "powers": powers,
+            "sides": sides}
+
+
+def _middle_east_line(w: Words, e: dict[str, Any]) -> str:
+    paid = ", ".join(f"{w.power(p)} {n}" for p, n in e["payments"].items()) or "nobody"
+    how = "as the Allies offered" if e["chosen_by"] == "allies" else f"{w.power(e['chosen_by'])} chose the payers"
+    unpaid = f"; {e['unpaid']} IPC unpaid: the payers had no more" if e["unpaid"] else ""
+    return (f"Middle East: {w.power(e['power'])} holds {', '.join(e['countries'])} (track {e['track']}); paid "
+            f"{paid} ({how}){unpaid}")
+
+
+def _victory(w: Words, e: dict[str, Any]) -> dict[str, Any]:
+    """A victory_check event as the reports write it: a label, a sentence, and a short sentence for
+    BBCode posts."""
+    if "capitals" in e:  # Europe: at the start of the winner's turn (l.613)
+        text = (f"{w.power(e['power'])} holds {', '.join(e['capitals'])} since its last turn and its own capital "
+                f"{e['own_capital']}: the {e['winner'].title()} win.")
+        if e.get("individual_winners"):
+            text += f" Individual winner (largest income): {', '.join(w.power(p) for p in e['individual_winners'])}."
+        return {"label": f"Victory (start of {w.power(e['power'])}'s turn):", "text": text, "short": text}
+    if e["winner"]:
+        text, short = f"the {e['winner'].title()} win with {e['needed']} or more victory cities.", \
+            f"the {e['winner'].title()} win."
+    else:
+        text, short = f"no side holds {e['needed']} victory cities; play goes on.", "no winner; play goes on."
+    return {"label": f"Victory check (end of round {e['round']}):", "text": text, "short": short}
 
 
 def report_model(before: dict[str, Any], after: dict[str, Any], log: EventLog,
@@ -211,7 +247,9 @@ def report_model(before: dict[str, Any], after: dict[str, Any], log: EventLog,
                      f"{' '.join(map(str, e['dice']))} — "
                      f"{'breakthrough!' if e['success'] else 'no breakthrough'}"
                      for e in log.of_type("research")],
-        "purchases": [f"{w.power(e['power'])} buys {w.units(e['units'])} for {e['cost']} IPC "
+        "purchases": [f"{w.power(e['power'])} claims {e['amount']} IPC of its side's cash advance "
+                      f"({e['left']} IPC left to claim)" for e in log.of_type("cash_advance")]
+        + [f"{w.power(e['power'])} buys {w.units(e['units'])} for {e['cost']} IPC "
                       f"({e['treasury_after']} IPC left)" for e in log.of_type("purchase")],
         "combat_moves": [_move_line(w, e) for e in log.of_type("move") if e["phase"] == "combat"],
         "flak": _flak(w, events),
@@ -233,8 +271,9 @@ def report_model(before: dict[str, Any], after: dict[str, Any], log: EventLog,
                        for e in log.of_type("place")],
         "treasury": treasury,
         "income_notes": [f"{w.power(e['power'])}: {e['reason']}" for e in log.of_type("income")
-                         if e.get("reason")],
-        "victory": log.of_type("victory_check"),
+                         if e.get("reason")]
+        + [_middle_east_line(w, e) for e in log.of_type("middle_east_payment")],
+        "victory": [_victory(w, e) for e in log.of_type("victory_check")],
         "summary": _position(w, ruleset.summary(after)),
         "defaults": [_other_line(w, e) for e in log.of_type("default")],
         "rulings": sorted({_other_line(w, e) for e in log.of_type("ruling")}),

@@ -116,6 +116,15 @@ class AxisAllies(Ruleset):
 
     def summary(self, state: dict[str, Any]) -> dict[str, Any]:
         b, position = self.edition.board, Position.from_state(state, self.edition)
+        if self.edition.rules.victory == "capitals":
+            capitals = {p: [b.capitals[q] for q in b.powers if position.control.get(b.capitals[q]) == p]
+                        for p in b.powers}
+            powers = [{"power": p, "production": position.npl(p), "cities": capitals[p]} for p in b.powers]
+            enemy_capitals = {side: [b.capitals[q] for q in b.powers if b.side[q] != side] for side in b.sides}
+            sides = [{"name": side.title(), "count": sum(c in enemy_capitals[side] for p in b.powers
+                                                         if b.side[p] == side for c in capitals[p])}
+                     for side in b.sides]
+            return {"powers": powers, "sides": sides, "needed": None}
         held = b.victory_cities_held(position.control)
         powers = [{"power": p, "production": position.npl(p),
                    "cities": [city for owner, city in held if owner == p]} for p in b.powers]
