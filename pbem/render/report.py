@@ -239,7 +239,9 @@ def report_model(before: dict[str, Any], after: dict[str, Any], log: EventLog,
                  "income": income[p]["amount"] if p in income else "",
                  "after": after["treasury"].get(p, 0)} for p in ruleset.powers]
     return {
-        "game": before["game"], "ruleset": ruleset.name, "round": start["round"],
+        "game": before["game"], "ruleset": ruleset.name,
+        # Europe's round 0 is the set-up round of the cash advance (l.342)
+        "round": start["round"] or "0 (set-up: the cash advance)",
         "power": w.power(start["power"]), "turn": start["turn"], "note": note,
         "research": [f"{w.power(e['power'])} buys {len(e['dice'])} research "
                      f"{'die' if len(e['dice']) == 1 else 'dice'} ({e['cost']} IPC) for "
