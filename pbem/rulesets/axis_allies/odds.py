@@ -219,6 +219,31 @@ class BattleTooLarge(Exception):
     """The exact odds would take more work than the caller allowed."""
 
 
+class StepsNotCovered(Exception):
+    """The exact odds do not follow this battle's steps (simulate it instead)."""
+
+
+def check_covered(battle: Battle) -> None:
+    """Raise :class:`StepsNotCovered` when ``battle`` needs steps the chain below does not model.
+
+    The chain models Revised's steps. Europe's battles follow them exactly unless submarines
+    fight (first strike by attackers only, submerging at the firing step, aircraft that may not
+    hit them), bombarded units fire back, or the defender picks the AA casualties.
+    """
+    rules, pieces = battle.rules, (*battle.attackers, *battle.defenders)
+    reasons = []
+    if any(p.type == "submarine" for p in pieces) and (
+            rules.submarine_first_strike != "both_sides" or rules.submerge_instead_of_firing
+            or rules.air_hits_on_submarines_need_destroyer):
+        reasons.append("submarines under this edition's submarine steps")
+    if battle.bombarding and rules.bombarded_fire_back:
+        reasons.append("bombarded units that fire back")
+    if battle.aa_gun is not None and battle.aa_casualties == "defender_chooses":
+        reasons.append("AA casualties chosen by the defender")
+    if reasons:
+        raise StepsNotCovered(f"the exact odds do not cover {' or '.join(reasons)} yet: simulate instead")
+
+
 _SHIFT = 21  # side-state ids fit in 21 bits; a state code is (bucket, attacker, defender) packed
 
 
@@ -522,6 +547,7 @@ def _solve(battle: Battle, orders: BattleOrders, retreat_below: float | None,
            max_work: int | None) -> tuple[list[_End], float]:
     """Every end of ``battle`` with its exact probability, and the expected number of rounds."""
     check_battle(battle)
+    check_covered(battle)
     chain = _Battle(battle, orders, retreat_below)
     ends, rounds = chain.run(max_work)
     found = []
