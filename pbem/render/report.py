@@ -60,7 +60,8 @@ def _battle(w: Words, events: list[dict[str, Any]]) -> dict[str, Any]:
                 "unit": "AA gun", "count": len(e["dice"]), "value": 1,
                 "dice": " ".join(str(d) for d in e["dice"]), "hits": e["hits"]})
             if e.get("casualties"):
-                current["events"].append(f"AA fire shoots down {w.units(e['casualties'])}")
+                chooser = f" ({w.power(e['chosen_by'])} chose)" if "chosen_by" in e else ""
+                current["events"].append(f"AA fire shoots down {w.units(e['casualties'])}{chooser}")
         elif e["type"] == "casualties":
             text = w.power(e["power"])
             if e["units"]:
