@@ -257,10 +257,11 @@ def test_odds_of_an_edition_not_yet_registered_follow_its_steps() -> None:
     europe = odds_json("--ruleset", "aa-europe", "--sea", "--attacker", "2 submarines",
                        "--defender", "1 transport, 1 fighter")
     assert europe["method"] == "exact"
-    assert europe["defender_win"] == 1 and europe["attacker_survivors"]["submarine"] == 2
+    assert europe["defender_win"] == 1
     revised = odds_json("--ruleset", "aa-revised", "--sea", "--attacker", "2 submarines",
                         "--defender", "1 transport, 1 fighter")
-    assert revised["attacker_survivors"]["submarine"] < 2  # Revised's fighter hits submarines
+    # Revised's fighter hunts the submarines down; Europe's only the transport's shot hurts them.
+    assert revised["attacker_survivors"]["submarine"] < europe["attacker_survivors"]["submarine"]
 
 
 def test_europe_destroyers_bombard_without_a_development() -> None:
