@@ -92,7 +92,8 @@ def build_battle(spec: dict, ed: Edition) -> combat.Battle:
         {p: frozenset(d) for p, d in spec.get("developments", {}).items()},
         spec.get("bombardment_targets", options["bombardment_targets"]),
         spec.get("partial_retreat", options["partial_retreat"]),
-        spec.get("aa_casualties", options.get("aa_casualties")), rules=rules)
+        spec.get("aa_casualties", options.get("aa_casualties")),
+        tuple(make_pieces(rules, spec.get("bystanders", {}), 401)), rules=rules)
 
 
 def matches(actual: dict, expected: dict) -> bool:

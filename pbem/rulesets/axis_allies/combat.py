@@ -87,6 +87,9 @@ class CombatRules:
     """Europe (l.653): destroyers bombard without any development (Revised: combined_bombardment)."""
     bombarded_fire_back: bool = False
     """Europe (l.653-655): units hit by bombardment go to the casualty zone and fire back in round 1."""
+    allied_ships_take_hits: bool = False
+    """Europe (l.1103, example l.777): ships of the attacker's allies in an attacked sea zone do
+    not fire but may take the defender's hits (the battle's ``bystanders``)."""
 
     @classmethod
     def of_edition(cls, table: UnitTable, board: Board, combat: Mapping[str, Any]) -> CombatRules:
@@ -99,7 +102,7 @@ class CombatRules:
              "carrier": frozenset(u.id for u in types if u.carrier_size)},
             tuple(combat["casualty_order"]), combat["submarine_first_strike"],
             combat["submerge_instead_of_firing"], combat["air_hits_on_submarines_need_destroyer"],
-            combat["destroyers_bombard"], combat["bombarded_fire_back"])
+            combat["destroyers_bombard"], combat["bombarded_fire_back"], combat["allied_ships_take_hits"])
 
     def power_rank(self, power: str) -> int:
         """The power's place in the turn order."""
@@ -143,7 +146,10 @@ class Battle:
     ``subs_submerge`` (attacking submarines retreat only by submerging, [CZ p.15]) or
     ``subs_with_fleet``. ``aa_casualties`` is the Europe option (``attacker_chooses`` or
     ``defender_chooses``: whose casualty order picks the aircraft AA fire shoots down); None in an
-    edition without it (the attacker picks). ``rules``: the edition's facts and steps.
+    edition without it (the attacker picks). ``bystanders``: ships of the attacker's allies in
+    the zone where the edition lets them take hits: they never fire, take the defender's hits only
+    when none of the attacker's units may, and their destroyers let the attacker's aircraft hit
+    submarines. ``rules``: the edition's facts and steps.
     """
 
     id: str
@@ -159,11 +165,12 @@ class Battle:
     bombardment_targets: Literal["land_units", "any"] = "land_units"
     partial_retreat: Literal["subs_submerge", "subs_with_fleet"] = "subs_submerge"
     aa_casualties: Literal["attacker_chooses", "defender_chooses"] | None = None
+    bystanders: tuple[Piece, ...] = ()
     rules: CombatRules = field(kw_only=True)
 
     def __post_init__(self) -> None:
         # Accept any sequences from callers but keep the battle immutable.
-        for name in ("attackers", "defenders", "bombarding"):
+        for name in ("attackers", "defenders", "bombarding", "bystanders"):
             object.__setattr__(self, name, tuple(getattr(self, name)))
 
     def has(self, power: str, development: str) -> bool:
@@ -350,7 +357,7 @@ def submarine_volleys(battle: Battle, pieces: Sequence[Piece], side: Side) -> li
     return volleys
 
 
-def attack_volleys(battle: Battle, attackers: Sequence[Piece]) -> list[Volley]:
+def attack_volleys(battle: Battle, attackers: Sequence[Piece], bystanders: Sequence[Piece] = ()) -> list[Volley]:
     """Step 4: every attacking unit but submarines and transports, by type in unit-table order.
 
     Infantry paired 1:1 with artillery attacks at 2 (pairing counted from the units firing now);
@@ -369,7 +376,7 @@ def attack_volleys(battle: Battle, attackers: Sequence[Piece]) -> list[Volley]:
                         for v, k in ((value, n - paired), (value + 1, paired)) if k]
             continue
         dice = 2 * n if unit == "bomber" and battle.has(power, "heavy_bombers") else n
-        target = air_target(battle, attackers) if KINDS[unit] == "air" else "any"
+        target = air_target(battle, [*attackers, *bystanders]) if KINDS[unit] == "air" else "any"
         volleys.append(Volley("attack", "attacker", power, unit, value, dice, target))
     return volleys
 
@@ -442,11 +449,14 @@ def casualty_policies(battle: Battle, orders: BattleOrders) -> dict[Side, Casual
     first). Otherwise the attacker picks, by ``orders.enemy_casualties`` (digest §11 case 37).
     """
     attacker_order = orders.attacker.casualties
+    # The attacker's allies' ships in the zone (bystanders) take a hit only when none of the
+    # attacker's units may, cheapest first, the attacker choosing (ruling allied_ships_in_attacked_zone).
+    allies = tuple(_by_power(battle.rules, battle.bystanders))
     policies: dict[Side, CasualtyPolicy] = {
         "attacker": CasualtyPolicy(
-            battle.rules, {battle.attacker: attacker_order}, "priority", (battle.attacker,),
+            battle.rules, {battle.attacker: attacker_order}, "priority", (battle.attacker, *allies),
             attacker_order.keep_land_unit and battle.kind == "land",
-            {battle.attacker: battle.attacker}, attacker_order.label)
+            {p: battle.attacker for p in (battle.attacker, *allies)}, attacker_order.label)
     }
     powers = tuple(_by_power(battle.rules, battle.defenders))
     own = {p: orders.for_defender(p).casualties for p in powers}
@@ -551,14 +561,16 @@ def can_fire(rules: CombatRules, piece: Piece, side: Side) -> bool:
     return (profile.attack if side == "attacker" else profile.defence) > 0
 
 
-def can_hurt(battle: Battle, pieces: Sequence[Piece], side: Side, enemies: Sequence[Piece]) -> bool:
+def can_hurt(battle: Battle, pieces: Sequence[Piece], side: Side, enemies: Sequence[Piece],
+             bystanders: Sequence[Piece] = ()) -> bool:
     """Whether ``pieces`` can hit any of ``enemies`` in a normal round (subs hit sea units only;
-    aircraft hit submarines only with a destroyer where the edition says so)."""
+    aircraft hit submarines only with a destroyer of their side, ``bystanders`` included, where
+    the edition says so)."""
     for piece in pieces:
         if not can_fire(battle.rules, piece, side):
             continue
         target: Target = ("sea" if piece.type == "submarine" else
-                          air_target(battle, pieces) if piece.kind == "air" else "any")
+                          air_target(battle, [*pieces, *bystanders]) if piece.kind == "air" else "any")
         if any(is_target(e, target) for e in enemies):
             return True
     return False
@@ -637,14 +649,15 @@ class StepSeven:
 
 def press_or_retreat(battle: Battle, orders: BattleOrders, attackers: Sequence[Piece],
                      defenders: Sequence[Piece], round_: int, lone_transports_fired_at: bool,
-                     force_retreat: bool = False) -> StepSeven:
+                     force_retreat: bool = False, bystanders: Sequence[Piece] = ()) -> StepSeven:
     """Step 7: submarines submerge, the attacker presses on or retreats, or the battle ends.
 
     ``lone_transports_fired_at``: the attacker's units at this round's step 5 were already only
     transports (they survived a defender volley alone, so they may now retreat).
     ``force_retreat`` lets a caller (the odds calculator) retreat for its own reasons; the lone
     transport rule still holds. The battle is over when a side has nothing left on the board or
-    when neither side can hit the other (digest §11 case 36).
+    when neither side can hit the other (digest §11 case 36); ``bystanders`` (the attacker's
+    allies' ships still afloat) can be hit and lend their destroyers.
     """
     attackers, defenders = list(attackers), list(defenders)
     submerged: dict[Side, tuple[Piece, ...]] = {"attacker": (), "defender": ()}
@@ -667,8 +680,8 @@ def press_or_retreat(battle: Battle, orders: BattleOrders, attackers: Sequence[P
             submerged["attacker"] += tuple(staying)
             attackers = [p for p in attackers if p not in staying]
     over = (not attackers or not defenders
-            or not (can_hurt(battle, attackers, "attacker", defenders)
-                    or can_hurt(battle, defenders, "defender", attackers)))
+            or not (can_hurt(battle, attackers, "attacker", defenders, bystanders)
+                    or can_hurt(battle, defenders, "defender", [*attackers, *bystanders])))
     return StepSeven(tuple(attackers), tuple(defenders), submerged, retreated, over)
 
 
@@ -773,11 +786,12 @@ class Board:
     submerged: dict[Side, list[Piece]] = field(default_factory=lambda: {"attacker": [], "defender": []})
     retreated: list[Piece] = field(default_factory=list)
     casualties: dict[Side, list[Piece]] = field(default_factory=lambda: {"attacker": [], "defender": []})
+    bystanders: list[Piece] = field(default_factory=list)
 
     @classmethod
     def start(cls, battle: Battle) -> Board:
-        """Step 1: every attacker and defender on the board."""
-        return cls(list(battle.attackers), list(battle.defenders))
+        """Step 1: every attacker and defender on the board (and the attacker's allies' ships)."""
+        return cls(list(battle.attackers), list(battle.defenders), bystanders=list(battle.bystanders))
 
 
 def aa_policy(battle: Battle, orders: BattleOrders, attack_policy: CasualtyPolicy) -> CasualtyPolicy:
@@ -855,7 +869,7 @@ def fight_round(battle: Battle, orders: BattleOrders, board: Board, roll: Roll) 
     defenders_firing = defenders if defence_shielded else defenders_left
 
     # Step 4, then step 5: the defender's step-4 casualties still fire back.
-    hits = _fire(attack_volleys(battle, attackers_firing), defenders_left, roll, log)
+    hits = _fire(attack_volleys(battle, attackers_firing, board.bystanders), defenders_left, roll, log)
     shot_d = take_casualties(defenders_left, hits, "any", defence_policy)
     log.casualties("defender", shot_d, defence_policy)
     if battle.rules.submerge_instead_of_firing:
@@ -866,9 +880,10 @@ def fight_round(battle: Battle, orders: BattleOrders, board: Board, roll: Roll) 
         board.submerged["defender"] += dived
         defenders_left = [p for p in defenders_left if p not in dived]
         defenders_firing = [p for p in defenders_firing if p not in dived]
-    hits = _fire(defence_volleys(battle, defenders_firing + fire_back), attackers_left, roll, log)
-    shot_a = take_casualties(attackers_left, hits, "any", attack_policy)
+    hits = _fire(defence_volleys(battle, defenders_firing + fire_back), attackers_left + board.bystanders, roll, log)
+    shot_a = take_casualties(attackers_left + board.bystanders, hits, "any", attack_policy)
     log.casualties("attacker", shot_a, attack_policy)
+    board.bystanders = apply_casualties(board.bystanders, shot_a)
 
     # Step 6.
     attackers_left = apply_casualties(attackers_left, shot_a)
@@ -878,7 +893,7 @@ def fight_round(battle: Battle, orders: BattleOrders, board: Board, roll: Roll) 
 
     # Step 7.
     seven = press_or_retreat(battle, orders, attackers_left, defenders_left, board.round,
-                             transports_only(attackers_firing))
+                             transports_only(attackers_firing), bystanders=board.bystanders)
     for side in ("attacker", "defender"):
         log.moved("submerge", side, seven.submerged[side])
         board.submerged[side] += seven.submerged[side]
@@ -914,7 +929,8 @@ def check_battle(battle: Battle) -> None:
     if not battle.attackers:
         problems.append("a battle needs attacking units")
     allowed = {"land": {"land", "air"}, "sea": {"sea", "air"}}.get(battle.kind, set())
-    everything = [q for p in (*battle.attackers, *battle.defenders, *battle.bombarding) for q in (p, *p.cargo)]
+    everything = [q for p in (*battle.attackers, *battle.defenders, *battle.bombarding, *battle.bystanders)
+                  for q in (p, *p.cargo)]
     for piece in everything:
         if piece.type not in battle.rules.units or piece.owner not in battle.rules.side_of:
             problems.append(f"unknown unit type or power: {piece.type} of {piece.owner}")
@@ -935,6 +951,10 @@ def check_battle(battle: Battle) -> None:
     side_of = battle.rules.side_of
     if any(side_of[p.owner] == side_of[battle.attacker] for p in battle.defenders):
         problems.append("defenders must be enemies of the attacker")
+    for ship in battle.bystanders:
+        if (not battle.rules.allied_ships_take_hits or battle.kind != "sea" or ship.kind != "sea"
+                or ship.owner == battle.attacker or side_of[ship.owner] != side_of[battle.attacker]):
+            problems.append("only the attacker's allies' ships stand by in a sea battle, where the edition says so")
     if battle.aa_gun is not None and (battle.kind != "land" or side_of[battle.aa_gun] == side_of[battle.attacker]):
         problems.append("only an enemy AA gun in a land battle fires")
     for ship in battle.bombarding:
@@ -958,10 +978,13 @@ def resolve_battle(battle: Battle, orders: BattleOrders, roll: Roll, *,
     """
     check_battle(battle)
     board = Board.start(battle)
-    events: list[dict] = [{
+    start = {
         "type": "battle_start", "battle": battle.id, "space": battle.space, "kind": battle.event_kind,
         "attacker": battle.attacker, "attackers": count_by_power(battle.rules, battle.attackers),
-        "defenders": count_by_power(battle.rules, battle.defenders)}]
+        "defenders": count_by_power(battle.rules, battle.defenders)}
+    if battle.bystanders:  # only where the edition lets allied ships take hits
+        start["bystanders"] = count_by_power(battle.rules, battle.bystanders)
+    events: list[dict] = [start]
     while not board.over:
         events += fight_round(battle, orders, board, roll)
         board.over = board.over or board.round >= max_rounds

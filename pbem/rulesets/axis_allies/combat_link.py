@@ -101,6 +101,8 @@ def _log_rulings(turn: Turn, battle: combat.Battle) -> None:
         turn.ruling("air_hits_on_submarines")
         turn.ruling("unassignable_hits")
         turn.ruling("battle_end")
+    if battle.bystanders:
+        turn.ruling("allied_ships_in_attacked_zone")
     if battle.aa_casualties is not None and combat.aa_volley(battle, battle.attackers):
         turn.ruling("aa_casualties")
 
@@ -109,6 +111,7 @@ def run_battle(turn: Turn, b: Battle) -> None:
     pos, board = turn.pos, turn.board
     fighting = {u.id for u in b.attackers} | {u.id for u in b.defenders if u.type not in NEVER_CASUALTIES}
     attackers = [_piece(turn, u, fighting) for u in b.attackers]
+    bystanders = [_piece(turn, u, fighting) for u in b.bystanders]
     defenders = [_piece(turn, u, fighting) for u in b.defenders if u.type not in NEVER_CASUALTIES]
     aa_owner = turn.aa_gun_owner(b.space) if board.is_land(b.space) else None
     bombarding = [combat.Piece(u.id, u.type, u.owner) for u in b.bombarding]
@@ -128,7 +131,7 @@ def run_battle(turn: Turn, b: Battle) -> None:
         aa_gun=aa_owner, bombarding=tuple(bombarding), amphibious=b.kind.startswith("amphibious"),
         developments=_developments(turn), bombardment_targets=turn.opt("bombardment_targets"),
         partial_retreat=turn.opt("partial_retreat"), aa_casualties=_aa_casualties(turn),
-        rules=turn.edition.combat)
+        bystanders=tuple(bystanders), rules=turn.edition.combat)
     orders = battle_orders(turn, b, may_retreat, retreat_to, {p.owner for p in defenders})
     _log_rulings(turn, battle)
     result = combat.resolve_battle(battle, orders, turn.roll)

@@ -270,10 +270,13 @@ class StepsNotCovered(Exception):
 def check_covered(battle: Battle) -> None:
     """Raise :class:`StepsNotCovered` when ``battle`` needs steps the chain below does not model.
 
-    Both step models take the attacker's casualty order for AA fire; the option that lets the
-    defender pick is simulated.
+    Both step models take the attacker's casualty order for AA fire and have no allied ships
+    standing by; battles with the option that lets the defender pick, or with such ships, are
+    simulated.
     """
     reasons = []
+    if battle.bystanders:
+        reasons.append("allied ships standing by in the zone")
     if battle.aa_gun is not None and battle.aa_casualties == "defender_chooses":
         reasons.append("AA casualties chosen by the defender")
     if reasons:
