@@ -78,7 +78,9 @@ def load(rules: combat.CombatRules, pieces: list[Piece], cargo: list[dict], firs
 
 
 def build_battle(spec: dict, ed: Edition) -> combat.Battle:
-    """The case's battle; options the case does not set take the edition's defaults."""
+    """The case's battle; options the case does not set take the edition's defaults.
+    ``stranded_fighters: n``: the first n attacking pieces (list the fighters first) have no
+    movement left."""
     rules = ed.combat
     options = {o.name: o.default for o in ed.options}
     attackers = make_pieces(rules, spec["attackers"], 1)
@@ -93,7 +95,8 @@ def build_battle(spec: dict, ed: Edition) -> combat.Battle:
         spec.get("bombardment_targets", options["bombardment_targets"]),
         spec.get("partial_retreat", options["partial_retreat"]),
         spec.get("aa_casualties", options.get("aa_casualties")),
-        tuple(make_pieces(rules, spec.get("bystanders", {}), 401)), rules=rules)
+        tuple(make_pieces(rules, spec.get("bystanders", {}), 401)),
+        frozenset(i + 1 for i in range(spec.get("stranded_fighters", 0))), rules=rules)
 
 
 def matches(actual: dict, expected: dict) -> bool:

@@ -88,6 +88,9 @@ class CombatRules:
     bombarded_fire_back: bool = False
     """Europe (l.653-655): units hit by bombardment go to the casualty zone and fire back in round 1."""
     allied_ships_take_hits: bool = False
+    stranded_fighters_lost_on_retreat: bool = False
+    """Europe (l.1007): a fighter with no movement left in a sea battle is lost if the attacker
+    retreats (the battle's ``stranded`` pieces)."""
     """Europe (l.1103, example l.777): ships of the attacker's allies in an attacked sea zone do
     not fire but may take the defender's hits (the battle's ``bystanders``)."""
 
@@ -102,7 +105,8 @@ class CombatRules:
              "carrier": frozenset(u.id for u in types if u.carrier_size)},
             tuple(combat["casualty_order"]), combat["submarine_first_strike"],
             combat["submerge_instead_of_firing"], combat["air_hits_on_submarines_need_destroyer"],
-            combat["destroyers_bombard"], combat["bombarded_fire_back"], combat["allied_ships_take_hits"])
+            combat["destroyers_bombard"], combat["bombarded_fire_back"], combat["allied_ships_take_hits"],
+            combat["stranded_fighters_lost_on_retreat"])
 
     def power_rank(self, power: str) -> int:
         """The power's place in the turn order."""
@@ -149,7 +153,9 @@ class Battle:
     edition without it (the attacker picks). ``bystanders``: ships of the attacker's allies in
     the zone where the edition lets them take hits: they never fire, take the defender's hits only
     when none of the attacker's units may, and their destroyers let the attacker's aircraft hit
-    submarines. ``rules``: the edition's facts and steps.
+    submarines. ``stranded``: ids of attacking fighters with no movement left in a sea battle,
+    lost if the attacker retreats (where the edition says so). ``rules``: the edition's facts and
+    steps.
     """
 
     id: str
@@ -166,6 +172,7 @@ class Battle:
     partial_retreat: Literal["subs_submerge", "subs_with_fleet"] = "subs_submerge"
     aa_casualties: Literal["attacker_chooses", "defender_chooses"] | None = None
     bystanders: tuple[Piece, ...] = ()
+    stranded: frozenset[int] = frozenset()
     rules: CombatRules = field(kw_only=True)
 
     def __post_init__(self) -> None:
@@ -645,6 +652,8 @@ class StepSeven:
     submerged: Mapping[Side, tuple[Piece, ...]]
     retreated: tuple[Piece, ...]
     over: bool
+    lost: tuple[Piece, ...] = ()
+    """Stranded fighters that could not follow the retreat."""
 
 
 def press_or_retreat(battle: Battle, orders: BattleOrders, attackers: Sequence[Piece],
@@ -662,6 +671,7 @@ def press_or_retreat(battle: Battle, orders: BattleOrders, attackers: Sequence[P
     attackers, defenders = list(attackers), list(defenders)
     submerged: dict[Side, tuple[Piece, ...]] = {"attacker": (), "defender": ()}
     retreated: tuple[Piece, ...] = ()
+    lost: tuple[Piece, ...] = ()
     if attackers and defenders:
         down_a = submerging(battle, orders, "attacker", attackers, defenders)
         down_d = submerging(battle, orders, "defender", defenders, attackers)
@@ -673,6 +683,8 @@ def press_or_retreat(battle: Battle, orders: BattleOrders, attackers: Sequence[P
         if lone_transports_fired_at or not transports_only(attackers):
             retreated = tuple(retreating(battle, attackers))
             attackers = [p for p in attackers if p not in retreated]
+            lost = tuple(p for p in retreated if p.id in battle.stranded)
+            retreated = tuple(p for p in retreated if p not in lost)
             # Submarines left behind by the retreat submerge instead, unless an enemy destroyer
             # stops them: then they fight on alone.
             staying = [p for p in attackers if p.type == "submarine" and (
@@ -682,7 +694,7 @@ def press_or_retreat(battle: Battle, orders: BattleOrders, attackers: Sequence[P
     over = (not attackers or not defenders
             or not (can_hurt(battle, attackers, "attacker", defenders, bystanders)
                     or can_hurt(battle, defenders, "defender", [*attackers, *bystanders])))
-    return StepSeven(tuple(attackers), tuple(defenders), submerged, retreated, over)
+    return StepSeven(tuple(attackers), tuple(defenders), submerged, retreated, over, lost)
 
 
 def battle_winner(attackers: Sequence[Piece], defenders: Sequence[Piece]) -> str:
@@ -900,6 +912,10 @@ def fight_round(battle: Battle, orders: BattleOrders, board: Board, roll: Roll) 
         board.casualties[side] += lost[side]
     log.moved("retreat", "attacker", seven.retreated, orders.retreat.to)
     board.retreated += seven.retreated
+    if seven.lost:
+        log.casualties("attacker", Casualties(seven.lost), replace(
+            attack_policy, rule="no movement left to follow the retreat (fighter_no_retreat)"))
+        board.casualties["attacker"] += seven.lost
     board.attackers, board.defenders, board.over = list(seven.attackers), list(seven.defenders), seven.over
     return log.events
 
@@ -946,6 +962,9 @@ def check_battle(battle: Battle) -> None:
             problems.append(f"a {piece.type} cannot carry that cargo")
         if piece.damaged and piece.type != "battleship":
             problems.append(f"only battleships can be damaged, not a {piece.type}")
+    if battle.stranded and (not battle.rules.stranded_fighters_lost_on_retreat or battle.kind != "sea"
+                            or not battle.stranded <= {p.id for p in battle.attackers if p.type == "fighter"}):
+        problems.append("only attacking fighters in a sea battle are stranded, where the edition says so")
     if any(p.owner != battle.attacker for p in battle.attackers + battle.bombarding):
         problems.append(f"all attacking units must be {battle.attacker}'s (allies never attack together)")
     side_of = battle.rules.side_of

@@ -89,6 +89,14 @@ def _aa_casualties(turn: Turn) -> str | None:
     return None
 
 
+def _stranded(turn: Turn, b: Battle) -> frozenset[int]:
+    """The attacking fighters in a sea battle with no movement left to follow a retreat, where the
+    edition loses them (ruling fighter_no_retreat)."""
+    if not turn.edition.combat.stranded_fighters_lost_on_retreat or not turn.board.is_sea(b.space):
+        return frozenset()
+    return frozenset(u.id for u in b.attackers if u.type == "fighter" and u.movement_left == 0)
+
+
 def _log_rulings(turn: Turn, battle: combat.Battle) -> None:
     """The rulings of the edition's own battle steps that this battle uses (an edition whose
     steps are Revised's logs none of them)."""
@@ -103,6 +111,8 @@ def _log_rulings(turn: Turn, battle: combat.Battle) -> None:
         turn.ruling("battle_end")
     if battle.bystanders:
         turn.ruling("allied_ships_in_attacked_zone")
+    if battle.stranded:
+        turn.ruling("fighter_no_retreat")
     if battle.aa_casualties is not None and combat.aa_volley(battle, battle.attackers):
         turn.ruling("aa_casualties")
 
@@ -131,7 +141,7 @@ def run_battle(turn: Turn, b: Battle) -> None:
         aa_gun=aa_owner, bombarding=tuple(bombarding), amphibious=b.kind.startswith("amphibious"),
         developments=_developments(turn), bombardment_targets=turn.opt("bombardment_targets"),
         partial_retreat=turn.opt("partial_retreat"), aa_casualties=_aa_casualties(turn),
-        bystanders=tuple(bystanders), rules=turn.edition.combat)
+        bystanders=tuple(bystanders), stranded=_stranded(turn, b), rules=turn.edition.combat)
     orders = battle_orders(turn, b, may_retreat, retreat_to, {p.owner for p in defenders})
     _log_rulings(turn, battle)
     result = combat.resolve_battle(battle, orders, turn.roll)

@@ -277,6 +277,8 @@ def check_covered(battle: Battle) -> None:
     reasons = []
     if battle.bystanders:
         reasons.append("allied ships standing by in the zone")
+    if battle.stranded:
+        reasons.append("fighters with no movement left")
     if battle.aa_gun is not None and battle.aa_casualties == "defender_chooses":
         reasons.append("AA casualties chosen by the defender")
     if reasons:
