@@ -327,3 +327,14 @@ def test_aa_fire_in_a_battle_says_who_chose_the_aircraft_when_the_edition_lets_t
     assert shown_in_every_format(out, "AA fire shoots down 1 bomber (USSR chose)")
     plain = reports(start, {k: v for k, v in fire.items() if k != "chosen_by"}, end)
     assert shown_in_every_format(plain, "AA fire shoots down 1 bomber") and "chose" not in plain["md"]
+
+
+def test_allied_ships_standing_by_in_a_battle_are_listed_with_the_attackers():
+    start = {"type": "battle_start", "battle": "b1", "space": "SZ 5", "kind": "sea", "attacker": "germany",
+             "attackers": {"germany": {"fighter": 1}}, "defenders": {"uk": {"submarine": 1}},
+             "bystanders": {"japan": {"destroyer": 1}}}
+    end = {"type": "battle_end", "battle": "b1", "space": "SZ 5", "rounds": 1, "winner": "defender",
+           "attackers_left": {"germany": {"fighter": 1}}, "defenders_left": {"uk": {"submarine": 1}},
+           "captured": False, "odds": {"not_computed": "steps not covered by the exact odds"}}
+    out = reports(start, end)
+    assert shown_in_every_format(out, "standing by, not firing: Japan: 1 destroyer")
