@@ -337,4 +337,5 @@ def test_allied_ships_standing_by_in_a_battle_are_listed_with_the_attackers():
            "attackers_left": {"germany": {"fighter": 1}}, "defenders_left": {"uk": {"submarine": 1}},
            "captured": False, "odds": {"not_computed": "steps not covered by the exact odds"}}
     out = reports(start, end)
-    assert shown_in_every_format(out, "standing by, not firing: Japan: 1 destroyer")
+    assert all("Germany: 1 fighter; standing by, not firing: Japan: 1 destroyer" in html.unescape(text)
+               for text in out.values())
