@@ -456,15 +456,21 @@ def casualty_policies(battle: Battle, orders: BattleOrders) -> dict[Side, Casual
     first). Otherwise the attacker picks, by ``orders.enemy_casualties`` (digest §11 case 37).
     """
     attacker_order = orders.attacker.casualties
-    # The attacker's allies' ships in the zone (bystanders) take a hit only when none of the
-    # attacker's units may, cheapest first, the attacker choosing (ruling allied_ships_in_attacked_zone).
-    allies = tuple(_by_power(battle.rules, battle.bystanders))
     policies: dict[Side, CasualtyPolicy] = {
         "attacker": CasualtyPolicy(
-            battle.rules, {battle.attacker: attacker_order}, "priority", (battle.attacker, *allies),
+            battle.rules, {battle.attacker: attacker_order}, "priority", (battle.attacker,),
             attacker_order.keep_land_unit and battle.kind == "land",
-            {p: battle.attacker for p in (battle.attacker, *allies)}, attacker_order.label)
+            {battle.attacker: battle.attacker}, attacker_order.label)
     }
+    allies = tuple(_by_power(battle.rules, battle.bystanders))
+    if allies:
+        # The attacker's allies' ships in the zone (bystanders) share its losses: the attacker
+        # picks among all of them by its casualty order (ruling allied_ships_in_attacked_zone).
+        everyone = (battle.attacker, *allies)
+        policies["attacker"] = CasualtyPolicy(
+            battle.rules, {p: attacker_order for p in everyone}, "order", everyone, False,
+            {p: battle.attacker for p in everyone},
+            f"the attacker picks among its units and its allies' ships by {attacker_order.label}")
     powers = tuple(_by_power(battle.rules, battle.defenders))
     own = {p: orders.for_defender(p).casualties for p in powers}
     wishes = {p: orders.for_defender(p).shared_casualties for p in powers}
