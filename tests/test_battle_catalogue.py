@@ -1,6 +1,7 @@
-"""The battle part of the adjudication catalogue: tests/catalogue/aa-revised/battles/*.yaml.
+"""The battle part of the adjudication catalogue: tests/catalogue/<ruleset>/battles/*.yaml.
 
-Each file is one case: a battle (or a bombing raid, or a rocket strike), the decisions, the exact
+Every edition's folder runs under that edition's CombatRules and option defaults. Each file is one
+case: a battle (or a bombing raid, or a rocket strike), the decisions, the exact
 dice in canonical order and what must come out. Every die must be used.
 """
 
@@ -15,16 +16,16 @@ from pbem.rulesets.axis_allies.combat import (
     BattleOrders, CasualtyOrder, Piece, PowerOrders, RetreatRule, count_by_power, make_pieces,
     resolve_battle, resolve_bombing_raid, resolve_rocket_strike, takes_territory,
 )
-from functools import partial
-from pbem.rulesets.axis_allies import edition
-from pbem.rulesets.axis_allies import combat
+from pbem.rulesets.axis_allies import combat, edition
+from pbem.rulesets.axis_allies.edition import Edition
 
-REVISED = edition("aa-revised")
-RULES = REVISED.combat
-Battle = partial(combat.Battle, rules=RULES)  # a battle under the Revised rules
+CATALOGUE = Path(__file__).parent / "catalogue"
+CASES = sorted(CATALOGUE.glob("*/battles/*.yaml"))
 
-CATALOGUE = Path(__file__).parent / "catalogue" / "aa-revised" / "battles"
-CASES = sorted(CATALOGUE.glob("*.yaml"))
+
+def edition_of(path: Path) -> Edition:
+    """The edition whose folder holds the case (tests/catalogue/<ruleset>/battles/)."""
+    return edition(path.parent.parent.name)
 
 
 class Dice:
@@ -63,30 +64,39 @@ def battle_orders(spec: dict) -> BattleOrders:
         else BattleOrders().enemy_casualties)
 
 
-def load(pieces: list[Piece], cargo: list[dict], first_id: int) -> list[Piece]:
+def load(rules: combat.CombatRules, pieces: list[Piece], cargo: list[dict], first_id: int) -> list[Piece]:
     """Put each cargo entry aboard the next empty transport or carrier of that owner."""
     pieces = list(pieces)
     for entry in cargo:
         carrier = "transport" if "transport" in entry else "carrier"
         i = next(i for i, p in enumerate(pieces)
                  if p.type == carrier and p.owner == entry[carrier] and not p.cargo)
-        aboard = tuple(make_pieces(RULES, entry["units"], first_id))
+        aboard = tuple(make_pieces(rules, entry["units"], first_id))
         first_id += len(aboard)
         pieces[i] = Piece(pieces[i].id, carrier, pieces[i].owner, cargo=aboard)
     return pieces
 
 
-def build_battle(spec: dict) -> Battle:
-    attackers = make_pieces(RULES, spec["attackers"], 1)
-    defenders = make_pieces(RULES, spec.get("defenders", {}), 101)
+def build_battle(spec: dict, ed: Edition) -> combat.Battle:
+    """The case's battle; options the case does not set take the edition's defaults.
+    ``stranded_fighters: n``: the first n attacking pieces (list the fighters first) have no
+    movement left."""
+    rules = ed.combat
+    options = {o.name: o.default for o in ed.options}
+    attackers = make_pieces(rules, spec["attackers"], 1)
+    defenders = make_pieces(rules, spec.get("defenders", {}), 101)
     cargo = spec.get("cargo", {})
-    bombarding = make_pieces(RULES, {spec["attacker"]: spec["bombarding"]}, 301) if spec.get("bombarding") else []
-    return Battle(
+    bombarding = make_pieces(rules, {spec["attacker"]: spec["bombarding"]}, 301) if spec.get("bombarding") else []
+    return combat.Battle(
         spec.get("id", "b1"), spec["space"], spec["kind"], spec["attacker"],
-        load(attackers, cargo.get("attackers", []), 201), load(defenders, cargo.get("defenders", []), 251),
+        load(rules, attackers, cargo.get("attackers", []), 201), load(rules, defenders, cargo.get("defenders", []), 251),
         spec.get("aa_gun"), bombarding, spec.get("amphibious", False),
         {p: frozenset(d) for p, d in spec.get("developments", {}).items()},
-        spec.get("bombardment_targets", "land_units"))
+        spec.get("bombardment_targets", options["bombardment_targets"]),
+        spec.get("partial_retreat", options["partial_retreat"]),
+        spec.get("aa_casualties", options.get("aa_casualties")),
+        tuple(make_pieces(rules, spec.get("bystanders", {}), 401)),
+        frozenset(i + 1 for i in range(spec.get("stranded_fighters", 0))), rules=rules)
 
 
 def matches(actual: dict, expected: dict) -> bool:
@@ -100,19 +110,20 @@ def check_events(events: list[dict], kind: str, expected: list[dict]) -> None:
         assert matches(a, e), f"{kind}: expected {e}, got {a}"
 
 
-def run_battle(case: dict, dice: Dice) -> None:
-    battle = build_battle(case["battle"])
+def run_battle(case: dict, dice: Dice, ed: Edition) -> None:
+    rules = ed.combat
+    battle = build_battle(case["battle"], ed)
     orders = battle_orders(case.get("orders", {}))
     limits = {"max_rounds": case["max_rounds"]} if "max_rounds" in case else {}
     result = resolve_battle(battle, orders, dice, **limits)
     expect = case["expect"]
     assert result.winner == expect["winner"]
     assert result.rounds == expect["rounds"]
-    assert count_by_power(RULES, result.attackers) == expect.get("attackers_left", {})
-    assert count_by_power(RULES, result.defenders) == expect.get("defenders_left", {})
-    assert count_by_power(RULES, result.retreated_pieces) == expect.get("retreated", {})
+    assert count_by_power(rules, result.attackers) == expect.get("attackers_left", {})
+    assert count_by_power(rules, result.defenders) == expect.get("defenders_left", {})
+    assert count_by_power(rules, result.retreated_pieces) == expect.get("retreated", {})
     for side in ("attacker", "defender"):
-        assert count_by_power(RULES, result.submerged[side]) == expect.get("submerged", {}).get(side, {})
+        assert count_by_power(rules, result.submerged[side]) == expect.get("submerged", {}).get(side, {})
     assert not any(p.damaged for p in result.attackers + result.defenders), "battleships are repaired"
     if "takes_territory" in expect:
         won = result.winner == "attacker" and takes_territory(battle, result.attackers)
@@ -146,7 +157,7 @@ def run_rocket(case: dict, dice: Dice) -> None:
     assert matches(result.event, case["expect"].get("event", {}))
 
 
-@pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
+@pytest.mark.parametrize("path", CASES, ids=[f"{p.parent.parent.name}/{p.stem}" for p in CASES])
 def test_case(path: Path) -> None:
     case = yaml.safe_load(path.read_text(encoding="utf-8"))
     assert {"name", "source", "dice", "expect"} <= case.keys(), "every case names itself and its source"
@@ -156,9 +167,9 @@ def test_case(path: Path) -> None:
     elif "rocket" in case:
         run_rocket(case, dice)
     else:
-        run_battle(case, dice)
+        run_battle(case, dice, edition_of(path))
     assert dice.used == len(dice.dice), f"only {dice.used} of {len(dice.dice)} dice were used"
 
 
 def test_catalogue_is_not_empty() -> None:
-    assert len(CASES) >= 40
+    assert len([p for p in CASES if p.parent.parent.name == "aa-revised"]) >= 40

@@ -87,11 +87,11 @@ def _units(pieces) -> tuple:
     return tuple(sorted((p.type, p.owner, p.damaged, tuple((c.type, c.owner) for c in p.cargo)) for p in pieces))
 
 
-def _end(board: Board) -> tuple:
+def _end(board: Board, rules: combat.CombatRules) -> tuple:
     left_a = board.attackers + board.retreated + board.submerged["attacker"]
     left_d = board.defenders + board.submerged["defender"]
-    return (battle_winner(board.attackers, board.defenders), tuple(count_units(RULES, left_a).items()),
-            tuple(count_units(RULES, left_d).items()))
+    return (battle_winner(board.attackers, board.defenders), tuple(count_units(rules, left_a).items()),
+            tuple(count_units(rules, left_d).items()))
 
 
 def brute_force(b: Battle, orders: BattleOrders) -> tuple[dict[tuple, float], float]:
@@ -131,7 +131,7 @@ def brute_force(b: Battle, orders: BattleOrders) -> tuple[dict[tuple, float], fl
             stay, rounds = 0.0, 1.0
             for p, nxt in one_round(board):
                 if nxt.over:
-                    ends[_end(nxt)] += p
+                    ends[_end(nxt, b.rules)] += p
                 elif key(nxt) == k:
                     stay += p
                 else:
@@ -150,9 +150,43 @@ def _ends(odds: Odds) -> dict[tuple, float]:
     return {(s.winner, tuple(s.attackers.items()), tuple(s.defenders.items())): s.probability for s in odds.stacks}
 
 
-@pytest.mark.parametrize("name", SMALL)
+EUROPE = edition("aa-europe").combat
+
+
+def europe(kind, attacker, attackers, defenders, **kw) -> combat.Battle:
+    """A battle under Europe's steps (first strike by attackers only, submerging instead of firing,
+    aircraft that need a destroyer to hit submarines, bombarded units that fire back)."""
+    return combat.Battle("b1", "X", kind, attacker, make_pieces(EUROPE, attackers), make_pieces(EUROPE, defenders, 100),
+                         aa_casualties="attacker_chooses", rules=EUROPE, **kw)
+
+
+EUROPE_SMALL = {  # Europe's own steps, every die enumerated through fight_round
+    "first strike, no destroyer": (europe("sea", "germany", {"germany": {"submarine": 2}},
+                                          {"uk": {"transport": 1, "fighter": 1, "carrier": 1}}), BattleOrders()),
+    "first strike against a destroyer": (europe("sea", "germany", {"germany": {"submarine": 2}},
+                                                {"usa": {"battleship": 1, "destroyer": 1}}), BattleOrders()),
+    "aircraft and a submarine": (europe("sea", "usa", {"usa": {"fighter": 1, "carrier": 1}},
+                                        {"germany": {"transport": 1, "submarine": 1}}), BattleOrders()),
+    "aircraft with a destroyer": (europe("sea", "uk", {"uk": {"fighter": 1, "destroyer": 1}},
+                                         {"germany": {"submarine": 2}}),
+                                  BattleOrders(defenders={"germany": PowerOrders(submerge="always")})),
+    "attacker submerges at step 2": (europe("sea", "germany", {"germany": {"submarine": 1, "destroyer": 1}},
+                                            {"uk": {"destroyer": 1}}),
+                                     BattleOrders(PowerOrders(submerge="when_alone"))),
+    "defender submerges with a destroyer there": (europe("sea", "uk", {"uk": {"destroyer": 2}},
+                                                         {"germany": {"submarine": 1, "transport": 1}}),
+                                                  BattleOrders(defenders={"germany": PowerOrders(submerge="when_alone")})),
+    "bombarded units fire back": (europe("land", "uk", {"uk": {"tank": 1, "fighter": 1}}, {"germany": {"infantry": 2}},
+                                         amphibious=True, bombarding=make_pieces(EUROPE, {"uk": {"destroyer": 1}}, 300)),
+                                  BattleOrders(retreat=RetreatRule(after_round=2))),
+    "aa gun": (europe("land", "germany", {"germany": {"infantry": 1, "fighter": 1}}, {"ussr": {"infantry": 1}},
+                      aa_gun="ussr"), BattleOrders()),
+}
+
+
+@pytest.mark.parametrize("name", [*SMALL, *(f"europe: {n}" for n in EUROPE_SMALL)])
 def test_exact_odds_equal_brute_force(name: str) -> None:
-    b, orders = SMALL[name]
+    b, orders = SMALL[name] if name in SMALL else EUROPE_SMALL[name.removeprefix("europe: ")]
     expected, rounds = brute_force(b, orders)
     odds = battle_odds(b, orders, top=10_000)
     actual = _ends(odds)
@@ -189,9 +223,22 @@ MEDIUM = {  # (battle, orders) for the comparison with simulation
 }
 
 
-@pytest.mark.parametrize("name", MEDIUM)
+EUROPE_MEDIUM = {
+    "europe: sea with subs, aircraft and destroyers": (
+        europe("sea", "uk", {"uk": {"battleship": 1, "destroyer": 1, "fighter": 2, "submarine": 1}},
+               {"germany": {"destroyer": 1, "submarine": 3, "transport": 1, "fighter": 1}}),
+        BattleOrders(defenders={"germany": PowerOrders(submerge="when_alone")})),
+    "europe: amphibious with bombardment and aa": (
+        europe("land", "uk", {"uk": {"infantry": 3, "tank": 1, "fighter": 1, "bomber": 1}},
+               {"germany": {"infantry": 4, "artillery": 1}}, amphibious=True, aa_gun="germany",
+               bombarding=make_pieces(EUROPE, {"uk": {"battleship": 1, "destroyer": 2}}, 300)),
+        BattleOrders(retreat=RetreatRule(when_weaker=True))),
+}
+
+
+@pytest.mark.parametrize("name", [*MEDIUM, *EUROPE_MEDIUM])
 def test_exact_odds_agree_with_simulation(name: str) -> None:
-    b, orders = MEDIUM[name]
+    b, orders = MEDIUM[name] if name in MEDIUM else EUROPE_MEDIUM[name]
     n = 4000
     exact, sim = battle_odds(b, orders), simulate(b, orders, n, seed=20240)
     for field in ("attacker_wins", "defender_holds", "draw", "retreats", "captures"):

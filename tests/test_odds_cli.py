@@ -248,3 +248,24 @@ def test_the_report_shows_the_luck_of_each_battle() -> None:
             "90.4% of outcomes were this good or better for Germany.")
     assert model["battles"][0]["luck"] == line
     assert line in render_markdown(model) and line in render_bbcode(model) and line in render_html(model, None)
+
+
+def test_odds_of_an_edition_not_yet_registered_follow_its_steps() -> None:
+    # Europe (aa-europe) is weighed before it is a registered ruleset: two submarines against a
+    # transport and a fighter. Only attacking submarines strike first, and a fighter cannot hit a
+    # submarine without a destroyer of its side: the defender always holds with its fighter.
+    europe = odds_json("--ruleset", "aa-europe", "--sea", "--attacker", "2 submarines",
+                       "--defender", "1 transport, 1 fighter")
+    assert europe["method"] == "exact"
+    assert europe["defender_win"] == 1
+    revised = odds_json("--ruleset", "aa-revised", "--sea", "--attacker", "2 submarines",
+                        "--defender", "1 transport, 1 fighter")
+    # Revised's fighter hunts the submarines down; Europe's only the transport's shot hurts them.
+    assert revised["attacker_survivors"]["submarine"] < europe["attacker_survivors"]["submarine"]
+
+
+def test_europe_destroyers_bombard_without_a_development() -> None:
+    args = ("--attacker", "2 infantry", "--defender", "2 infantry", "--amphibious", "--bombard", "1 destroyer")
+    assert odds_json("--ruleset", "aa-europe", *args)["method"] == "exact"
+    refused = pbem("odds", "--ruleset", "aa-revised", *args)
+    assert refused.exit_code != 0 and "combined_bombardment" in refused.stderr

@@ -311,3 +311,31 @@ def test_a_game_with_the_first_dice_scheme_has_no_inputs_section():
     for kind in FORMATS:
         assert "Inputs of this turn" not in out[kind] and "sha256sum" not in out[kind]
         assert "Inputs of this turn" in listed[kind]
+
+
+def test_aa_fire_in_a_battle_says_who_chose_the_aircraft_when_the_edition_lets_the_defender():
+    # Europe's aa_casualties option: the aa_fire event carries chosen_by (Revised's never does).
+    start = {"type": "battle_start", "battle": "b1", "space": "Karelia S.S.R.", "kind": "land",
+             "attacker": "germany", "attackers": {"germany": {"infantry": 1, "fighter": 1, "bomber": 1}},
+             "defenders": {"ussr": {"infantry": 1}}}
+    fire = {"type": "aa_fire", "space": "Karelia S.S.R.", "power": "ussr", "targets": {"fighter": 1, "bomber": 1},
+            "dice": [1, 6], "hits": 1, "casualties": {"bomber": 1}, "battle": "b1", "chosen_by": "ussr"}
+    end = {"type": "battle_end", "battle": "b1", "space": "Karelia S.S.R.", "rounds": 1, "winner": "attacker",
+           "attackers_left": {"germany": {"infantry": 1, "fighter": 1}}, "defenders_left": {}, "captured": True,
+           "odds": {"not_computed": "steps not covered by the exact odds"}}
+    out = reports(start, fire, end)
+    assert shown_in_every_format(out, "AA fire shoots down 1 bomber (USSR chose)")
+    plain = reports(start, {k: v for k, v in fire.items() if k != "chosen_by"}, end)
+    assert shown_in_every_format(plain, "AA fire shoots down 1 bomber") and "chose" not in plain["md"]
+
+
+def test_allied_ships_standing_by_in_a_battle_are_listed_with_the_attackers():
+    start = {"type": "battle_start", "battle": "b1", "space": "SZ 5", "kind": "sea", "attacker": "germany",
+             "attackers": {"germany": {"fighter": 1}}, "defenders": {"uk": {"submarine": 1}},
+             "bystanders": {"japan": {"destroyer": 1}}}
+    end = {"type": "battle_end", "battle": "b1", "space": "SZ 5", "rounds": 1, "winner": "defender",
+           "attackers_left": {"germany": {"fighter": 1}}, "defenders_left": {"uk": {"submarine": 1}},
+           "captured": False, "odds": {"not_computed": "steps not covered by the exact odds"}}
+    out = reports(start, end)
+    assert all("Germany: 1 fighter; standing by, not firing: Japan: 1 destroyer" in html.unescape(text)
+               for text in out.values())

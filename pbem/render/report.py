@@ -60,7 +60,8 @@ def _battle(w: Words, events: list[dict[str, Any]]) -> dict[str, Any]:
                 "unit": "AA gun", "count": len(e["dice"]), "value": 1,
                 "dice": " ".join(str(d) for d in e["dice"]), "hits": e["hits"]})
             if e.get("casualties"):
-                current["events"].append(f"AA fire shoots down {w.units(e['casualties'])}")
+                chooser = f" ({w.power(e['chosen_by'])} chose)" if "chosen_by" in e else ""
+                current["events"].append(f"AA fire shoots down {w.units(e['casualties'])}{chooser}")
         elif e["type"] == "casualties":
             text = w.power(e["power"])
             if e["units"]:
@@ -87,7 +88,10 @@ def _battle(w: Words, events: list[dict[str, Any]]) -> dict[str, Any]:
         result += f" after {end['rounds']} round{'s' if end['rounds'] != 1 else ''}"
     return {
         "id": start["battle"], "space": start["space"], "kind": start["kind"].replace("_", " "),
-        "attacker": w.power(start["attacker"]), "attackers": w.forces(start["attackers"]),
+        "attacker": w.power(start["attacker"]),
+        # the attacker's allies' ships in the zone (Europe) are listed with the attackers
+        "attackers": w.forces(start["attackers"]) + (
+            f"; standing by, not firing: {w.forces(start['bystanders'])}" if start.get("bystanders") else ""),
         "defenders": w.forces(start["defenders"]), "rounds": [rounds[k] for k in sorted(rounds)],
         "result": result,
         "attackers_left": w.forces(end["attackers_left"]) if end else "",

@@ -37,6 +37,8 @@ class Battle:
     defenders: list[Unit]
     bombarding: list[Unit] = field(default_factory=list)
     decisions: BattleDecisions | None = None
+    bystanders: list[Unit] = field(default_factory=list)
+    """Ships of the attacker's allies in the zone, where the edition lets them take hits."""
 
 
 # --- order of battles --------------------------------------------------------------------------
@@ -243,8 +245,12 @@ def _setup(turn: Turn, space: str, attackers: list[Unit], defenders: list[Unit],
             if (u.owner == turn.power and move is not None and move.bombard == space and not u.fought
                     and u.space in {a.zone for a in landed}):
                 bombarding.append(u)
+    bystanders: list[Unit] = []
+    if b.is_sea(space) and turn.edition.combat.allied_ships_take_hits:
+        bystanders = [u for u in turn.pos.units_in(space) if u.owner != turn.power and not b.enemies(u.owner, turn.power)
+                      and turn.table.cls(u.type) == "sea" and not u.submerged]
     return Battle(f"b{turn.battle_count}", space, kind, turn.power, attackers, defenders, bombarding,
-                  turn.orders.battles.get(space))
+                  turn.orders.battles.get(space), bystanders)
 
 
 # --- economic attacks ----------------------------------------------------------------------------

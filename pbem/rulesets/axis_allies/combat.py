@@ -33,7 +33,7 @@ Roll = Callable[[int], list[int]]
 """The caller's dice: ``roll(n)`` returns n dice, each 1-6, from its verifiable dice stream."""
 
 Side = Literal["attacker", "defender"]
-Target = Literal["any", "air", "sea", "land"]
+Target = Literal["any", "air", "sea", "land", "not_submarine"]
 SubmergePolicy = Literal["never", "always", "when_alone"]
 SharedCasualties = Literal["own_first", "allies_first", "cheapest_first"]
 
@@ -73,6 +73,26 @@ class CombatRules:
     side_of: Mapping[str, str]
     cargo: Mapping[str, frozenset[str]]
     casualty_order: tuple[str, ...]
+    # The steps where editions differ (edition.yaml, combat:); the defaults are Revised's.
+    submarine_first_strike: Literal["both_sides", "attackers_only"] = "both_sides"
+    """``attackers_only`` (Europe l.502-510): only attacking submarines open fire; defending
+    submarines fire with the other defenders at step 5 (still only at sea units)."""
+    submerge_instead_of_firing: bool = False
+    """Europe (l.506, l.508): a submarine submerges at its own firing step instead of firing, even
+    with an enemy destroyer present; Revised: at step 7, never with an enemy destroyer."""
+    air_hits_on_submarines_need_destroyer: bool = False
+    """Europe (l.1097): aircraft hits go to submarines only with a destroyer of their side in the
+    zone; other hits are lost."""
+    destroyers_bombard: bool = False
+    """Europe (l.653): destroyers bombard without any development (Revised: combined_bombardment)."""
+    bombarded_fire_back: bool = False
+    """Europe (l.653-655): units hit by bombardment go to the casualty zone and fire back in round 1."""
+    allied_ships_take_hits: bool = False
+    stranded_fighters_lost_on_retreat: bool = False
+    """Europe (l.1007): a fighter with no movement left in a sea battle is lost if the attacker
+    retreats (the battle's ``stranded`` pieces)."""
+    """Europe (l.1103, example l.777): ships of the attacker's allies in an attacked sea zone do
+    not fire but may take the defender's hits (the battle's ``bystanders``)."""
 
     @classmethod
     def of_edition(cls, table: UnitTable, board: Board, combat: Mapping[str, Any]) -> CombatRules:
@@ -83,7 +103,10 @@ class CombatRules:
             dict(board.side),
             {"transport": frozenset(u.id for u in types if u.transport_size),
              "carrier": frozenset(u.id for u in types if u.carrier_size)},
-            tuple(combat["casualty_order"]))
+            tuple(combat["casualty_order"]), combat["submarine_first_strike"],
+            combat["submerge_instead_of_firing"], combat["air_hits_on_submarines_need_destroyer"],
+            combat["destroyers_bombard"], combat["bombarded_fire_back"], combat["allied_ships_take_hits"],
+            combat["stranded_fighters_lost_on_retreat"])
 
     def power_rank(self, power: str) -> int:
         """The power's place in the turn order."""
@@ -119,12 +142,20 @@ class Battle:
 
     ``aa_gun`` is the owner of the one defending AA gun that fires (land battles), or None.
     ``bombarding`` are the attacker's ships that bombard in round 1 of an amphibious land battle
-    (battleships, and destroyers with combined_bombardment); they are not on the battle board.
+    (battleships, and destroyers where the edition or combined_bombardment lets them); they are not
+    on the battle board.
     ``amphibious`` marks both parts of an amphibious assault; in the land part attacking land
     units cannot retreat. ``bombardment_targets`` is the ruleset option ``land_units`` (literal
     reading: bombardment hits only land units) or ``any``. ``partial_retreat`` is the ruleset option
     ``subs_submerge`` (attacking submarines retreat only by submerging, [CZ p.15]) or
-    ``subs_with_fleet``. ``rules``: the edition's facts and steps.
+    ``subs_with_fleet``. ``aa_casualties`` is the Europe option (``attacker_chooses`` or
+    ``defender_chooses``: whose casualty order picks the aircraft AA fire shoots down); None in an
+    edition without it (the attacker picks). ``bystanders``: ships of the attacker's allies in
+    the zone where the edition lets them take hits: they never fire, take the defender's hits only
+    when none of the attacker's units may, and their destroyers let the attacker's aircraft hit
+    submarines. ``stranded``: ids of attacking fighters with no movement left in a sea battle,
+    lost if the attacker retreats (where the edition says so). ``rules``: the edition's facts and
+    steps.
     """
 
     id: str
@@ -139,11 +170,14 @@ class Battle:
     developments: Mapping[str, frozenset[str]] = field(default_factory=dict)
     bombardment_targets: Literal["land_units", "any"] = "land_units"
     partial_retreat: Literal["subs_submerge", "subs_with_fleet"] = "subs_submerge"
+    aa_casualties: Literal["attacker_chooses", "defender_chooses"] | None = None
+    bystanders: tuple[Piece, ...] = ()
+    stranded: frozenset[int] = frozenset()
     rules: CombatRules = field(kw_only=True)
 
     def __post_init__(self) -> None:
         # Accept any sequences from callers but keep the battle immutable.
-        for name in ("attackers", "defenders", "bombarding"):
+        for name in ("attackers", "defenders", "bombarding", "bystanders"):
             object.__setattr__(self, name, tuple(getattr(self, name)))
 
     def has(self, power: str, development: str) -> bool:
@@ -272,7 +306,17 @@ def defence_value(battle: Battle, unit: str, power: str) -> int:
 
 def is_target(piece: Piece, target: Target) -> bool:
     """Whether a hit of class ``target`` may be assigned to ``piece``."""
+    if target == "not_submarine":
+        return piece.type != "submarine"
     return target == "any" or piece.kind == target
+
+
+def air_target(battle: Battle, own: Iterable[Piece]) -> Target:
+    """What aircraft hits may take: anything, or no submarine when the edition wants a destroyer
+    of their side in the battle for that and there is none (checked before each volley)."""
+    if battle.rules.air_hits_on_submarines_need_destroyer and not has_destroyer(own):
+        return "not_submarine"
+    return "any"
 
 
 def _by_power(rules: CombatRules, pieces: Iterable[Piece]) -> dict[str, Counter[str]]:
@@ -308,7 +352,11 @@ def bombardment_volleys(battle: Battle, defenders: Sequence[Piece]) -> list[Voll
 
 
 def submarine_volleys(battle: Battle, pieces: Sequence[Piece], side: Side) -> list[Volley]:
-    """Submarine opening fire (every round), per power in turn order, at sea units only."""
+    """Submarine opening fire (every round), per power in turn order, at sea units only.
+
+    Where only attacking submarines strike first, defending ones fire at step 5 instead."""
+    if side == "defender" and battle.rules.submarine_first_strike == "attackers_only":
+        return []
     volleys = []
     for power, counts in _by_power(battle.rules, (p for p in pieces if p.type == "submarine")).items():
         value = (attack_value if side == "attacker" else defence_value)(battle, "submarine", power)
@@ -316,7 +364,7 @@ def submarine_volleys(battle: Battle, pieces: Sequence[Piece], side: Side) -> li
     return volleys
 
 
-def attack_volleys(battle: Battle, attackers: Sequence[Piece]) -> list[Volley]:
+def attack_volleys(battle: Battle, attackers: Sequence[Piece], bystanders: Sequence[Piece] = ()) -> list[Volley]:
     """Step 4: every attacking unit but submarines and transports, by type in unit-table order.
 
     Infantry paired 1:1 with artillery attacks at 2 (pairing counted from the units firing now);
@@ -335,18 +383,23 @@ def attack_volleys(battle: Battle, attackers: Sequence[Piece]) -> list[Volley]:
                         for v, k in ((value, n - paired), (value + 1, paired)) if k]
             continue
         dice = 2 * n if unit == "bomber" and battle.has(power, "heavy_bombers") else n
-        volleys.append(Volley("attack", "attacker", power, unit, value, dice, "any"))
+        target = air_target(battle, [*attackers, *bystanders]) if KINDS[unit] == "air" else "any"
+        volleys.append(Volley("attack", "attacker", power, unit, value, dice, target))
     return volleys
 
 
 def defence_volleys(battle: Battle, defenders: Sequence[Piece]) -> list[Volley]:
-    """Step 5: every defending unit but submarines, per power in turn order, by unit type."""
+    """Step 5: every defending unit, per power in turn order, by unit type; submarines only where
+    they do not strike first (then at sea units only)."""
+    subs_here = battle.rules.submarine_first_strike == "attackers_only"
     volleys = []
-    for power, counts in _by_power(battle.rules, (p for p in defenders if p.type != "submarine")).items():
+    for power, counts in _by_power(battle.rules, (p for p in defenders if subs_here or p.type != "submarine")).items():
         for unit in battle.rules.units:
             if counts[unit]:
                 value = defence_value(battle, unit, power)
-                volleys.append(Volley("defence", "defender", power, unit, value, counts[unit], "any"))
+                target: Target = ("sea" if unit == "submarine" else
+                                  air_target(battle, defenders) if KINDS[unit] == "air" else "any")
+                volleys.append(Volley("defence", "defender", power, unit, value, counts[unit], target))
     return volleys
 
 
@@ -409,6 +462,15 @@ def casualty_policies(battle: Battle, orders: BattleOrders) -> dict[Side, Casual
             attacker_order.keep_land_unit and battle.kind == "land",
             {battle.attacker: battle.attacker}, attacker_order.label)
     }
+    allies = tuple(_by_power(battle.rules, battle.bystanders))
+    if allies:
+        # The attacker's allies' ships in the zone (bystanders) share its losses: the attacker
+        # picks among all of them by its casualty order (ruling allied_ships_in_attacked_zone).
+        everyone = (battle.attacker, *allies)
+        policies["attacker"] = CasualtyPolicy(
+            battle.rules, {p: attacker_order for p in everyone}, "order", everyone, False,
+            {p: battle.attacker for p in everyone},
+            f"the attacker picks among its units and its allies' ships by {attacker_order.label}")
     powers = tuple(_by_power(battle.rules, battle.defenders))
     own = {p: orders.for_defender(p).casualties for p in powers}
     wishes = {p: orders.for_defender(p).shared_casualties for p in powers}
@@ -475,15 +537,21 @@ def casualty_ranking(pieces: Sequence[Piece], policy: CasualtyPolicy) -> list[tu
     return slots
 
 
-def take_casualties(pieces: Sequence[Piece], hits: int, target: Target,
+def take_casualties(pieces: Sequence[Piece], hits: int | Mapping[Target, int], target: Target,
                     policy: CasualtyPolicy) -> Casualties:
     """The units that ``hits`` hits of class ``target`` destroy or damage under ``policy``.
 
+    ``hits`` may instead count the hits of each class (a step where aircraft may not hit
+    submarines): the hits with the narrowest choice take their units first, then the others.
     Hits beyond the legal targets are lost (e.g. submarine hits with no enemy sea unit left).
     """
-    if hits <= 0:
-        return Casualties()
-    chosen = [s for s in casualty_ranking(pieces, policy) if is_target(s[0], target)][:hits]
+    counts = {target: hits} if isinstance(hits, int) else hits
+    ranking = casualty_ranking(pieces, policy)
+    chosen: list[tuple[Piece, bool]] = []
+    for cls in sorted(counts, key=lambda t: t == "any"):
+        free = [s for s in ranking if is_target(s[0], cls) and s not in chosen]
+        chosen += free[:max(counts[cls], 0)]
+    chosen.sort(key=ranking.index)
     killed = tuple(p for p, damaging in chosen if not damaging)
     killed_ids = {p.id for p in killed}
     damaged = tuple(p for p, damaging in chosen if damaging and p.id not in killed_ids)
@@ -506,12 +574,16 @@ def can_fire(rules: CombatRules, piece: Piece, side: Side) -> bool:
     return (profile.attack if side == "attacker" else profile.defence) > 0
 
 
-def can_hurt(rules: CombatRules, pieces: Sequence[Piece], side: Side, enemies: Sequence[Piece]) -> bool:
-    """Whether ``pieces`` can hit any of ``enemies`` in a normal round (subs hit sea units only)."""
+def can_hurt(battle: Battle, pieces: Sequence[Piece], side: Side, enemies: Sequence[Piece],
+             bystanders: Sequence[Piece] = ()) -> bool:
+    """Whether ``pieces`` can hit any of ``enemies`` in a normal round (subs hit sea units only;
+    aircraft hit submarines only with a destroyer of their side, ``bystanders`` included, where
+    the edition says so)."""
     for piece in pieces:
-        if not can_fire(rules, piece, side):
+        if not can_fire(battle.rules, piece, side):
             continue
-        target: Target = "sea" if piece.type == "submarine" else "any"
+        target: Target = ("sea" if piece.type == "submarine" else
+                          air_target(battle, [*pieces, *bystanders]) if piece.kind == "air" else "any")
         if any(is_target(e, target) for e in enemies):
             return True
     return False
@@ -529,9 +601,18 @@ def transports_only(pieces: Sequence[Piece]) -> bool:
 
 def submerging(battle: Battle, orders: BattleOrders, side: Side, own: Sequence[Piece],
                enemies: Sequence[Piece]) -> list[Piece]:
-    """The submarines of ``side`` that submerge at this step 7 (none with an enemy destroyer)."""
+    """The submarines of ``side`` that submerge at this step 7 (none with an enemy destroyer;
+    none where submarines submerge at their firing step instead, see :func:`diving`)."""
+    if battle.rules.submerge_instead_of_firing or has_destroyer(enemies):
+        return []
+    return diving(battle, orders, side, own)
+
+
+def diving(battle: Battle, orders: BattleOrders, side: Side, own: Sequence[Piece]) -> list[Piece]:
+    """The submarines of ``side`` among ``own`` whose power's ``submerge`` policy says to go down
+    now (``own``: the side's units on the board)."""
     subs = [p for p in own if p.type == "submarine"]
-    if not subs or has_destroyer(enemies):
+    if not subs:
         return []
     alone = all(p.type == "submarine" for p in own if can_fire(battle.rules, p, side))
     going = []
@@ -577,22 +658,26 @@ class StepSeven:
     submerged: Mapping[Side, tuple[Piece, ...]]
     retreated: tuple[Piece, ...]
     over: bool
+    lost: tuple[Piece, ...] = ()
+    """Stranded fighters that could not follow the retreat."""
 
 
 def press_or_retreat(battle: Battle, orders: BattleOrders, attackers: Sequence[Piece],
                      defenders: Sequence[Piece], round_: int, lone_transports_fired_at: bool,
-                     force_retreat: bool = False) -> StepSeven:
+                     force_retreat: bool = False, bystanders: Sequence[Piece] = ()) -> StepSeven:
     """Step 7: submarines submerge, the attacker presses on or retreats, or the battle ends.
 
     ``lone_transports_fired_at``: the attacker's units at this round's step 5 were already only
     transports (they survived a defender volley alone, so they may now retreat).
     ``force_retreat`` lets a caller (the odds calculator) retreat for its own reasons; the lone
     transport rule still holds. The battle is over when a side has nothing left on the board or
-    when neither side can hit the other (digest §11 case 36).
+    when neither side can hit the other (digest §11 case 36); ``bystanders`` (the attacker's
+    allies' ships still afloat) can be hit and lend their destroyers.
     """
     attackers, defenders = list(attackers), list(defenders)
     submerged: dict[Side, tuple[Piece, ...]] = {"attacker": (), "defender": ()}
     retreated: tuple[Piece, ...] = ()
+    lost: tuple[Piece, ...] = ()
     if attackers and defenders:
         down_a = submerging(battle, orders, "attacker", attackers, defenders)
         down_d = submerging(battle, orders, "defender", defenders, attackers)
@@ -604,15 +689,18 @@ def press_or_retreat(battle: Battle, orders: BattleOrders, attackers: Sequence[P
         if lone_transports_fired_at or not transports_only(attackers):
             retreated = tuple(retreating(battle, attackers))
             attackers = [p for p in attackers if p not in retreated]
+            lost = tuple(p for p in retreated if p.id in battle.stranded)
+            retreated = tuple(p for p in retreated if p not in lost)
             # Submarines left behind by the retreat submerge instead, unless an enemy destroyer
             # stops them: then they fight on alone.
-            staying = [p for p in attackers if p.type == "submarine" and not has_destroyer(defenders)]
+            staying = [p for p in attackers if p.type == "submarine" and (
+                battle.rules.submerge_instead_of_firing or not has_destroyer(defenders))]
             submerged["attacker"] += tuple(staying)
             attackers = [p for p in attackers if p not in staying]
     over = (not attackers or not defenders
-            or not (can_hurt(battle.rules, attackers, "attacker", defenders)
-                    or can_hurt(battle.rules, defenders, "defender", attackers)))
-    return StepSeven(tuple(attackers), tuple(defenders), submerged, retreated, over)
+            or not (can_hurt(battle, attackers, "attacker", defenders, bystanders)
+                    or can_hurt(battle, defenders, "defender", [*attackers, *bystanders])))
+    return StepSeven(tuple(attackers), tuple(defenders), submerged, retreated, over, lost)
 
 
 def battle_winner(attackers: Sequence[Piece], defenders: Sequence[Piece]) -> str:
@@ -688,16 +776,17 @@ class _Log:
             self.events.append(event)
 
 
-def _fire(volleys: Sequence[Volley], targets: Sequence[Piece], roll: Roll, log: _Log) -> int:
-    """Roll the volleys that have a legal target and return the hits; record every die."""
-    hits = 0
+def _fire(volleys: Sequence[Volley], targets: Sequence[Piece], roll: Roll, log: _Log) -> Counter[Target]:
+    """Roll the volleys that have a legal target and return the hits of each target class;
+    record every die."""
+    hits: Counter[Target] = Counter()
     for volley in volleys:
         if not any(is_target(t, volley.target) for t in targets):
             continue  # no legal target: no dice (e.g. submarines facing only aircraft)
         dice = roll(volley.dice)
         scored = sum(1 for d in dice if d <= volley.value)
         log.roll(volley, dice, scored)
-        hits += scored
+        hits[volley.target] += scored
     return hits
 
 
@@ -715,11 +804,22 @@ class Board:
     submerged: dict[Side, list[Piece]] = field(default_factory=lambda: {"attacker": [], "defender": []})
     retreated: list[Piece] = field(default_factory=list)
     casualties: dict[Side, list[Piece]] = field(default_factory=lambda: {"attacker": [], "defender": []})
+    bystanders: list[Piece] = field(default_factory=list)
 
     @classmethod
     def start(cls, battle: Battle) -> Board:
-        """Step 1: every attacker and defender on the board."""
-        return cls(list(battle.attackers), list(battle.defenders))
+        """Step 1: every attacker and defender on the board (and the attacker's allies' ships)."""
+        return cls(list(battle.attackers), list(battle.defenders), bystanders=list(battle.bystanders))
+
+
+def aa_policy(battle: Battle, orders: BattleOrders, attack_policy: CasualtyPolicy) -> CasualtyPolicy:
+    """Who picks the aircraft AA fire shoots down: the attacker, or (Europe option
+    ``aa_casualties: defender_chooses``) the AA gun's owner by its own casualty order."""
+    if battle.aa_casualties != "defender_chooses" or battle.aa_gun is None:
+        return attack_policy
+    order = orders.for_defender(battle.aa_gun).casualties
+    return replace(attack_policy, orders={battle.attacker: order}, keep_land_unit=False,
+                   chosen_by={battle.attacker: battle.aa_gun}, rule=f"AA casualties: {order.label}")
 
 
 def fight_round(battle: Battle, orders: BattleOrders, board: Board, roll: Roll) -> list[dict]:
@@ -737,17 +837,22 @@ def fight_round(battle: Battle, orders: BattleOrders, board: Board, roll: Roll) 
     log = _Log(battle, board.round)
     attackers, defenders = list(board.attackers), list(board.defenders)
     lost: dict[Side, list[Piece]] = {"attacker": [], "defender": []}
+    fire_back: list[Piece] = []  # bombardment victims that still fire at step 5 (Europe)
 
     if board.round == 1:
         volley = aa_volley(battle, attackers)
         if volley:
             dice = roll(volley.dice)
             hits = sum(1 for d in dice if d <= volley.value)
-            shot = take_casualties(attackers, hits, "air", attack_policy)
-            log.events.append({
+            chooser = aa_policy(battle, orders, attack_policy)
+            shot = take_casualties(attackers, hits, "air", chooser)
+            event = {
                 "type": "aa_fire", "space": battle.space, "power": volley.power,
                 "targets": count_units(battle.rules, (p for p in attackers if p.kind == "air")), "dice": dice,
-                "hits": hits, "casualties": count_units(battle.rules, shot.killed), "battle": battle.id})
+                "hits": hits, "casualties": count_units(battle.rules, shot.killed), "battle": battle.id}
+            if battle.aa_casualties is not None:  # only editions with the option say who chose
+                event["chosen_by"] = chooser.chosen_by[battle.attacker]
+            log.events.append(event)
             attackers = apply_casualties(attackers, shot)
             lost["attacker"] += shot.killed
         shelling = bombardment_volleys(battle, defenders)
@@ -757,6 +862,15 @@ def fight_round(battle: Battle, orders: BattleOrders, board: Board, roll: Roll) 
             log.casualties("defender", shelled, defence_policy)
             defenders = apply_casualties(defenders, shelled)
             lost["defender"] += shelled.killed
+            if battle.rules.bombarded_fire_back:
+                fire_back = list(shelled.killed)
+
+    # Europe: attacking submarines that submerge do so at step 2, instead of firing.
+    if battle.rules.submerge_instead_of_firing:
+        dived = diving(battle, orders, "attacker", attackers)
+        log.moved("submerge", "attacker", dived)
+        board.submerged["attacker"] += dived
+        attackers = [p for p in attackers if p not in dived]
 
     # Step 2d: submarines of both sides fire at once; step 3 removes their victims unless the hit
     # side has a destroyer in the battle (checked before the volley, so one hit in it counts).
@@ -773,12 +887,21 @@ def fight_round(battle: Battle, orders: BattleOrders, board: Board, roll: Roll) 
     defenders_firing = defenders if defence_shielded else defenders_left
 
     # Step 4, then step 5: the defender's step-4 casualties still fire back.
-    hits = _fire(attack_volleys(battle, attackers_firing), defenders_left, roll, log)
+    hits = _fire(attack_volleys(battle, attackers_firing, board.bystanders), defenders_left, roll, log)
     shot_d = take_casualties(defenders_left, hits, "any", defence_policy)
     log.casualties("defender", shot_d, defence_policy)
-    hits = _fire(defence_volleys(battle, defenders_firing), attackers_left, roll, log)
-    shot_a = take_casualties(attackers_left, hits, "any", attack_policy)
+    if battle.rules.submerge_instead_of_firing:
+        # Europe: defending submarines not hit this round may submerge instead of firing; a hit
+        # one fires its farewell shot (l.1117-1121).
+        dived = diving(battle, orders, "defender", apply_casualties(defenders_left, shot_d))
+        log.moved("submerge", "defender", dived)
+        board.submerged["defender"] += dived
+        defenders_left = [p for p in defenders_left if p not in dived]
+        defenders_firing = [p for p in defenders_firing if p not in dived]
+    hits = _fire(defence_volleys(battle, defenders_firing + fire_back), attackers_left + board.bystanders, roll, log)
+    shot_a = take_casualties(attackers_left + board.bystanders, hits, "any", attack_policy)
     log.casualties("attacker", shot_a, attack_policy)
+    board.bystanders = apply_casualties(board.bystanders, shot_a)
 
     # Step 6.
     attackers_left = apply_casualties(attackers_left, shot_a)
@@ -788,13 +911,17 @@ def fight_round(battle: Battle, orders: BattleOrders, board: Board, roll: Roll) 
 
     # Step 7.
     seven = press_or_retreat(battle, orders, attackers_left, defenders_left, board.round,
-                             transports_only(attackers_firing))
+                             transports_only(attackers_firing), bystanders=board.bystanders)
     for side in ("attacker", "defender"):
         log.moved("submerge", side, seven.submerged[side])
         board.submerged[side] += seven.submerged[side]
         board.casualties[side] += lost[side]
     log.moved("retreat", "attacker", seven.retreated, orders.retreat.to)
     board.retreated += seven.retreated
+    if seven.lost:
+        log.casualties("attacker", Casualties(seven.lost), replace(
+            attack_policy, rule="no movement left to follow the retreat (fighter_no_retreat)"))
+        board.casualties["attacker"] += seven.lost
     board.attackers, board.defenders, board.over = list(seven.attackers), list(seven.defenders), seven.over
     return log.events
 
@@ -824,7 +951,8 @@ def check_battle(battle: Battle) -> None:
     if not battle.attackers:
         problems.append("a battle needs attacking units")
     allowed = {"land": {"land", "air"}, "sea": {"sea", "air"}}.get(battle.kind, set())
-    everything = [q for p in (*battle.attackers, *battle.defenders, *battle.bombarding) for q in (p, *p.cargo)]
+    everything = [q for p in (*battle.attackers, *battle.defenders, *battle.bombarding, *battle.bystanders)
+                  for q in (p, *p.cargo)]
     for piece in everything:
         if piece.type not in battle.rules.units or piece.owner not in battle.rules.side_of:
             problems.append(f"unknown unit type or power: {piece.type} of {piece.owner}")
@@ -840,18 +968,25 @@ def check_battle(battle: Battle) -> None:
             problems.append(f"a {piece.type} cannot carry that cargo")
         if piece.damaged and piece.type != "battleship":
             problems.append(f"only battleships can be damaged, not a {piece.type}")
+    if battle.stranded and (not battle.rules.stranded_fighters_lost_on_retreat or battle.kind != "sea"
+                            or not battle.stranded <= {p.id for p in battle.attackers if p.type == "fighter"}):
+        problems.append("only attacking fighters in a sea battle are stranded, where the edition says so")
     if any(p.owner != battle.attacker for p in battle.attackers + battle.bombarding):
         problems.append(f"all attacking units must be {battle.attacker}'s (allies never attack together)")
     side_of = battle.rules.side_of
     if any(side_of[p.owner] == side_of[battle.attacker] for p in battle.defenders):
         problems.append("defenders must be enemies of the attacker")
+    for ship in battle.bystanders:
+        if (not battle.rules.allied_ships_take_hits or battle.kind != "sea" or ship.kind != "sea"
+                or ship.owner == battle.attacker or side_of[ship.owner] != side_of[battle.attacker]):
+            problems.append("only the attacker's allies' ships stand by in a sea battle, where the edition says so")
     if battle.aa_gun is not None and (battle.kind != "land" or side_of[battle.aa_gun] == side_of[battle.attacker]):
         problems.append("only an enemy AA gun in a land battle fires")
     for ship in battle.bombarding:
         if not (battle.kind == "land" and battle.amphibious):
             problems.append("ships bombard only in the land part of an amphibious assault")
-        if ship.type not in ("battleship", "destroyer") or (
-                ship.type == "destroyer" and not battle.has(battle.attacker, "combined_bombardment")):
+        if ship.type not in ("battleship", "destroyer") or (ship.type == "destroyer" and not (
+                battle.rules.destroyers_bombard or battle.has(battle.attacker, "combined_bombardment"))):
             problems.append(f"a {ship.type} cannot bombard")
     if problems:
         raise ValueError("; ".join(dict.fromkeys(problems)))
@@ -868,10 +1003,13 @@ def resolve_battle(battle: Battle, orders: BattleOrders, roll: Roll, *,
     """
     check_battle(battle)
     board = Board.start(battle)
-    events: list[dict] = [{
+    start = {
         "type": "battle_start", "battle": battle.id, "space": battle.space, "kind": battle.event_kind,
         "attacker": battle.attacker, "attackers": count_by_power(battle.rules, battle.attackers),
-        "defenders": count_by_power(battle.rules, battle.defenders)}]
+        "defenders": count_by_power(battle.rules, battle.defenders)}
+    if battle.bystanders:  # only where the edition lets allied ships take hits
+        start["bystanders"] = count_by_power(battle.rules, battle.bystanders)
+    events: list[dict] = [start]
     while not board.over:
         events += fight_round(battle, orders, board, roll)
         board.over = board.over or board.round >= max_rounds

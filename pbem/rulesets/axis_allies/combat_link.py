@@ -82,11 +82,46 @@ def battle_orders(turn: Turn, battle: Battle, may_retreat: bool, retreat_to: str
 
 # --- a battle --------------------------------------------------------------------------------
 
+def _aa_casualties(turn: Turn) -> str | None:
+    """The game's ``aa_casualties`` option, None in an edition without it (the attacker picks)."""
+    if any(o.name == "aa_casualties" for o in turn.edition.options):
+        return turn.opt("aa_casualties")
+    return None
+
+
+def _stranded(turn: Turn, b: Battle) -> frozenset[int]:
+    """The attacking fighters in a sea battle with no movement left to follow a retreat, where the
+    edition loses them (ruling fighter_no_retreat)."""
+    if not turn.edition.combat.stranded_fighters_lost_on_retreat or not turn.board.is_sea(b.space):
+        return frozenset()
+    return frozenset(u.id for u in b.attackers if u.type == "fighter" and u.movement_left == 0)
+
+
+def _log_rulings(turn: Turn, battle: combat.Battle) -> None:
+    """The rulings of the edition's own battle steps that this battle uses (an edition whose
+    steps are Revised's logs none of them)."""
+    rules = battle.rules
+    pieces = (*battle.attackers, *battle.defenders)
+    subs = any(p.type == "submarine" for p in pieces)
+    if subs and rules.submarine_first_strike == "attackers_only":
+        turn.ruling("submarine_first_strike")
+    if subs and rules.air_hits_on_submarines_need_destroyer and any(p.kind == "air" for p in pieces):
+        turn.ruling("air_hits_on_submarines")
+        turn.ruling("unassignable_hits")
+        turn.ruling("battle_end")
+    if battle.bystanders:
+        turn.ruling("allied_ships_in_attacked_zone")
+    if battle.stranded:
+        turn.ruling("fighter_no_retreat")
+    if battle.aa_casualties is not None and combat.aa_volley(battle, battle.attackers):
+        turn.ruling("aa_casualties")
+
 def run_battle(turn: Turn, b: Battle) -> None:
     """Fight one battle with the combat module and carry out its result."""
     pos, board = turn.pos, turn.board
     fighting = {u.id for u in b.attackers} | {u.id for u in b.defenders if u.type not in NEVER_CASUALTIES}
     attackers = [_piece(turn, u, fighting) for u in b.attackers]
+    bystanders = [_piece(turn, u, fighting) for u in b.bystanders]
     defenders = [_piece(turn, u, fighting) for u in b.defenders if u.type not in NEVER_CASUALTIES]
     aa_owner = turn.aa_gun_owner(b.space) if board.is_land(b.space) else None
     bombarding = [combat.Piece(u.id, u.type, u.owner) for u in b.bombarding]
@@ -105,8 +140,10 @@ def run_battle(turn: Turn, b: Battle) -> None:
         b.id, b.space, "land" if board.is_land(b.space) else "sea", turn.power, tuple(attackers), tuple(defenders),
         aa_gun=aa_owner, bombarding=tuple(bombarding), amphibious=b.kind.startswith("amphibious"),
         developments=_developments(turn), bombardment_targets=turn.opt("bombardment_targets"),
-        partial_retreat=turn.opt("partial_retreat"), rules=turn.edition.combat)
+        partial_retreat=turn.opt("partial_retreat"), aa_casualties=_aa_casualties(turn),
+        bystanders=tuple(bystanders), stranded=_stranded(turn, b), rules=turn.edition.combat)
     orders = battle_orders(turn, b, may_retreat, retreat_to, {p.owner for p in defenders})
+    _log_rulings(turn, battle)
     result = combat.resolve_battle(battle, orders, turn.roll)
     for u in b.attackers + b.bombarding:
         u.fought = True
@@ -162,6 +199,8 @@ def battle_luck(battle: combat.Battle, orders: combat.BattleOrders, result: comb
         luck = odds.battle_luck(battle, orders, result, max_work=MAX_ODDS_WORK)
     except odds.BattleTooLarge:
         return {"not_computed": "battle too large"}
+    except odds.StepsNotCovered:
+        return {"not_computed": "steps not covered by the exact odds"}
     return {"attacker_win": round(luck.attacker_wins, 6), "draw": round(luck.draw, 6),
             "defender_win": round(luck.defender_holds, 6),
             "this_good_or_better": round(luck.this_good_or_better, 6)}

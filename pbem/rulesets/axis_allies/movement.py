@@ -740,7 +740,8 @@ def _check_bombard(turn: Turn, plan: MovePlan, sea: list[Unit], phase: str, erro
         errors.append((where, "shore bombardment is part of an amphibious assault (combat move)", None))
         return
     for u in sea:
-        if u.type == "battleship" or (u.type == "destroyer" and "combined_bombardment" in turn.developments):
+        if u.type == "battleship" or (u.type == "destroyer" and (
+                turn.edition.combat.destroyers_bombard or "combined_bombardment" in turn.developments)):
             continue
         need = " (destroyers need Combined Bombardment)" if u.type == "destroyer" else ""
         errors.append((move.where + ("units", u.type), f"{a(u.type)} cannot bombard{need}", "battleship"))

@@ -30,8 +30,8 @@ from dataclasses import dataclass
 from .combat import (
     Battle, BattleOrders, BattleResult, CasualtyPolicy, Piece, Side, Target, Volley, aa_volley,
     attack_volleys, battle_winner, bombardment_volleys, casualty_policies, casualty_ranking, check_battle,
-    count_units, defence_volleys, has_destroyer, is_target, press_or_retreat, resolve_battle,
-    submarine_volleys, takes_territory, transports_only,
+    CombatRules, count_units, defence_volleys, diving, has_destroyer, is_target, press_or_retreat,
+    resolve_battle, submarine_volleys, take_casualties, takes_territory, transports_only,
 )
 
 BOARD, SUBMERGED, RETREATED = "board", "submerged", "retreated"
@@ -134,6 +134,7 @@ class _Side:
         self.transports_only: list[bool] = []
         self._chains: dict[tuple[int, Target], list[int]] = {}
         self._fire: dict[tuple[int, bool], list[float]] = {}
+        self._taken: dict[tuple, int] = {}
         counts = [0] * len(self.classes)
         for p in pieces:
             counts[self.class_of(p, BOARD)] += 1
@@ -189,6 +190,20 @@ class _Side:
             self._chains[key] = chain
         return self._chains[key]
 
+    def take(self, sid: int, hits: tuple[tuple[Target, int], ...]) -> int:
+        """The state after hits of several classes (combat.take_casualties on the state's pieces)."""
+        key = (sid, hits)
+        if key not in self._taken:
+            lost = take_casualties(self.board[sid], dict(hits), "any", self.policy)
+            counts = list(self.counts[sid])
+            for p in lost.killed:
+                counts[self.class_of(p, BOARD)] -= 1
+            for p in lost.damaged:
+                counts[self.class_of(p, BOARD)] -= 1
+                counts[self.class_of(p, BOARD, True)] += 1
+            self._taken[key] = self.intern(tuple(counts))
+        return self._taken[key]
+
     def leave(self, sid: int, pieces: Sequence[Piece], place: str) -> int:
         """The state after ``pieces`` left the board (submerged or retreated)."""
         if not pieces:
@@ -215,8 +230,59 @@ class _Side:
 
 # --- the chain of rounds --------------------------------------------------------------------------
 
+def revised_steps(rules: CombatRules) -> bool:
+    """Whether an edition fights Revised's steps, which round_blocks models with its shortcuts."""
+    return (rules.submarine_first_strike == "both_sides" and not rules.submerge_instead_of_firing
+            and not rules.air_hits_on_submarines_need_destroyer and not rules.bombarded_fire_back)
+
+
+def _outcomes(volleys: Sequence[Volley], targets: Sequence[Piece]) -> list[tuple[tuple[tuple[Target, int], ...], float]]:
+    """Every count of hits per target class of ``volleys`` with its chance; as combat._fire, a
+    volley with no legal target among ``targets`` is not rolled."""
+    by_target: dict[Target, list[Volley]] = defaultdict(list)
+    for v in volleys:
+        if any(is_target(t, v.target) for t in targets):
+            by_target[v.target].append(v)
+    out: list[tuple[tuple[tuple[Target, int], ...], float]] = [((), 1.0)]
+    for target, group in sorted(by_target.items()):
+        dist = hit_distribution(group)
+        out = [(hits + ((target, k),), p * q) for hits, p in out for k, q in enumerate(dist) if q]
+    return out
+
+
+def _without(pieces: Sequence[Piece], leaving: Sequence[Piece]) -> list[Piece]:
+    """``pieces`` less one piece of the same type and owner for each of ``leaving`` (pieces of two
+    states of a side are different objects; units of a class are interchangeable)."""
+    left = list(pieces)
+    for p in leaving:
+        left.remove(next(q for q in left if (q.type, q.owner, q.damaged) == (p.type, p.owner, p.damaged)))
+    return left
+
+
 class BattleTooLarge(Exception):
     """The exact odds would take more work than the caller allowed."""
+
+
+class StepsNotCovered(Exception):
+    """The exact odds do not follow this battle's steps (simulate it instead)."""
+
+
+def check_covered(battle: Battle) -> None:
+    """Raise :class:`StepsNotCovered` when ``battle`` needs steps the chain below does not model.
+
+    Both step models take the attacker's casualty order for AA fire and have no allied ships
+    standing by; battles with the option that lets the defender pick, or with such ships, are
+    simulated.
+    """
+    reasons = []
+    if battle.bystanders:
+        reasons.append("allied ships standing by in the zone")
+    if battle.stranded:
+        reasons.append("fighters with no movement left")
+    if battle.aa_gun is not None and battle.aa_casualties == "defender_chooses":
+        reasons.append("AA casualties chosen by the defender")
+    if reasons:
+        raise StepsNotCovered(f"the exact odds do not cover {' or '.join(reasons)} yet: simulate instead")
 
 
 _SHIFT = 21  # side-state ids fit in 21 bits; a state code is (bucket, attacker, defender) packed
@@ -339,9 +405,61 @@ class _Battle:
         """The blocks of the round fought from ``state`` (see round_blocks); round 1 starts with
         AA fire and bombardment."""
         bucket, a, d = self.decode(state)
+        if not revised_steps(self.battle.rules):
+            return self.step_blocks(a, d, bucket == 1)
         starts = self.opening(a, d) if bucket == 1 else [(a, d, 1.0)]
         return [(w * weight, results_a, results_d, alone) for a0, d0, w in starts
                 for weight, results_a, results_d, alone in self.round_blocks(a0, d0)]
+
+    # An edition whose steps differ from Revised's (Europe) is followed step by step: each
+    # defender result is a block of its own, since the defender's fire depends on it (submarines
+    # that submerge instead of firing, bombarded units that fire back).
+    def step_blocks(self, a: int, d: int, first: bool) -> list[tuple[float, dict[int, float], dict[int, float], bool]]:
+        """The round from (a, d) in fight_round's order, as blocks with one defender result each."""
+        att, dfn, battle, orders = self.att, self.dfn, self.battle, self.orders
+        rules = battle.rules
+        starts: list[tuple[int, int, list[Piece], float]] = [(a, d, [], 1.0)]
+        if first:
+            starts = [(a1, d1, [], p) for a1, d1, p in self.opening_aa(a, d)]
+            starts = [(a1, d2, back, p * q) for a1, d1, _, p in starts
+                      for d2, back, q in self.shelled(d1)]
+        blocks = []
+        for a0, d0, fire_back, w in starts:
+            if rules.submerge_instead_of_firing:
+                a0 = att.leave(a0, diving(battle, orders, "attacker", att.board[a0]), SUBMERGED)
+            attackers = att.board[a0]
+            shielded = has_destroyer(dfn.board[d0])
+            for hits2, p2 in _outcomes(submarine_volleys(battle, attackers, "attacker"), dfn.board[d0]):
+                d1 = dfn.take(d0, hits2)
+                firing = dfn.board[d0] if shielded else dfn.board[d1]
+                for hits4, p4 in _outcomes(attack_volleys(battle, attackers), dfn.board[d1]):
+                    d2 = dfn.take(d1, hits4)
+                    divers = diving(battle, orders, "defender", dfn.board[d2]) if rules.submerge_instead_of_firing else []
+                    d3 = dfn.leave(d2, divers, SUBMERGED)
+                    pool = _without(firing, divers) + fire_back
+                    results: dict[int, float] = defaultdict(float)
+                    for hits5, p5 in _outcomes(defence_volleys(battle, pool), attackers):
+                        results[att.take(a0, hits5)] += p5
+                    blocks.append((w * p2 * p4, dict(results), {d3: 1.0}, att.transports_only[a0]))
+        return blocks
+
+    def opening_aa(self, a: int, d: int) -> list[tuple[int, int, float]]:
+        """AA fire of round 1 (the attacker's casualty order picks, see check_covered)."""
+        aa = aa_volley(self.battle, self.att.board[a])
+        if not aa:
+            return [(a, d, 1.0)]
+        chain = self.att.chain(a, "air")
+        return [(chain[min(k, len(chain) - 1)], d, p) for k, p in enumerate(hit_distribution([aa]))]
+
+    def shelled(self, d: int) -> list[tuple[int, list[Piece], float]]:
+        """Bombardment of round 1: the defender's state after it, the victims that fire back at
+        step 5 (where the edition says so), and the chance."""
+        out = []
+        for hits, q in _outcomes(bombardment_volleys(self.battle, self.dfn.board[d]), self.dfn.board[d]):
+            d1 = self.dfn.take(d, hits)
+            lost = take_casualties(self.dfn.board[d], dict(hits), "any", self.dfn.policy).killed
+            out.append((d1, list(lost) if self.battle.rules.bombarded_fire_back else [], q))
+        return out
 
     def pairs(self, state: int) -> Iterable[tuple[int, int, int, bool, float]]:
         """Every (attacker state, defender state, bucket, lone transports, probability) a round
@@ -522,6 +640,7 @@ def _solve(battle: Battle, orders: BattleOrders, retreat_below: float | None,
            max_work: int | None) -> tuple[list[_End], float]:
     """Every end of ``battle`` with its exact probability, and the expected number of rounds."""
     check_battle(battle)
+    check_covered(battle)
     chain = _Battle(battle, orders, retreat_below)
     ends, rounds = chain.run(max_work)
     found = []

@@ -22,7 +22,7 @@ from pbem.rulesets.axis_allies.combat import (
 )
 from pbem.rulesets.axis_allies.edition import Edition
 from pbem.rulesets.axis_allies.names import a, normalise
-from pbem.rulesets.axis_allies.odds import Odds, battle_odds, simulate
+from pbem.rulesets.axis_allies.odds import Odds, StepsNotCovered, battle_odds, simulate
 
 WHERE = "command line"  # the "file" of a Problem about an option
 BATTLE_DEVELOPMENTS = ("jet_fighters", "super_submarines", "heavy_bombers", "combined_bombardment")
@@ -144,7 +144,8 @@ def read_battle(request: OddsRequest, edition: Edition) -> tuple[Battle, BattleO
                   "ordinary --sea battle")
     if bombarding and not request.amphibious:
         r.problem("--bombard", "ships bombard only in an amphibious assault: add --amphibious")
-    if "destroyer" in bombarding and "combined_bombardment" not in developments["attacker"]:
+    if ("destroyer" in bombarding and "combined_bombardment" not in developments["attacker"]
+            and not rules.destroyers_bombard):
         r.problem("--bombard", "destroyers bombard only with combined_bombardment (add it to --attacker-tech)")
     submerge = {side: r.choice(text, f"--{side}-submerge", SUBMERGE)
                 for side, text in (("attacker", request.attacker_submerge), ("defender", request.defender_submerge))}
@@ -167,7 +168,9 @@ def read_battle(request: OddsRequest, edition: Edition) -> tuple[Battle, BattleO
         amphibious=request.amphibious,
         developments={attacker: developments["attacker"], defender: developments["defender"]},
         bombardment_targets=edition.option("bombardment_targets").default,
-        partial_retreat=edition.option("partial_retreat").default, rules=rules)
+        partial_retreat=edition.option("partial_retreat").default,
+        aa_casualties=edition.option("aa_casualties").default
+        if any(o.name == "aa_casualties" for o in edition.options) else None, rules=rules)
     try:
         check_battle(battle)
     except ValueError as exc:
@@ -219,7 +222,10 @@ def odds_data(request: OddsRequest, edition: Edition) -> dict[str, Any]:
     if request.simulate:
         odds = simulate(battle, orders, request.simulate, request.seed, top=request.top)
     else:
-        odds = battle_odds(battle, orders, retreat_below=request.retreat_below_chance, top=request.top)
+        try:
+            odds = battle_odds(battle, orders, retreat_below=request.retreat_below_chance, top=request.top)
+        except StepsNotCovered as exc:
+            raise InputError([Problem(WHERE, None, "--simulate", f"{exc} (add --simulate 10000)")]) from None
     retreat_rule = orders.retreat != RetreatRule() or request.retreat_below_chance is not None
     return _as_data(battle, next(iter(orders.defenders)), odds, retreat_rule, request.seed)
 
