@@ -258,6 +258,9 @@ def parse_document(text: str, shown: str) -> Document:
         context, started = getattr(exc, "context", None), getattr(exc, "context_mark", None)
         if context and started and started.line + 1 != line:
             reason += f" ({context} that starts on line {started.line + 1})"
+        if "nesting depth" in reason:  # newer libyaml stops very deep flow nesting before our count does
+            raise InputError([Problem(shown, line, "", f"nested more than {MAX_DEPTH} levels deep",
+                                      f"at most {MAX_DEPTH} levels")]) from None
         raise InputError([Problem(shown, line, "", f"not valid YAML: {reason}")]) from None
     finally:
         loader.dispose()
