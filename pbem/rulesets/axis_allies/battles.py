@@ -92,7 +92,7 @@ def _check_battle_decisions(turn: Turn) -> None:
             elif d.retreat.to not in options:
                 turn.problem(d.where + ("retreat", "to"),
                              f"attackers in {space} can retreat only to an adjacent friendly space that one of them "
-                             "came from", ", ".join(options) or "none")
+                             f"came from{_held_clause(turn)}", ", ".join(options) or "none")
         if d.cancel_landing and not any(a.target == space for a in turn.assaults):
             turn.problem(d.where + ("cancel_landing",), f"there is no amphibious assault on {space}")
 
@@ -120,10 +120,30 @@ def retreat_options(turn: Turn, space: str) -> list[str]:
         if not b.adjacent(s, space):
             continue
         friendly = turn.friendly_territory_now(s) if b.is_land(s) else not turn.hostile_zone_now(s)
+        if friendly and b.is_land(s) and turn.edition.has_option("retreat_destination"):
+            friendly = _held_at_start_for_retreat(turn, s)
         # while checking, a space attacked this turn may be friendly by the time of the retreat
         if friendly or (turn.checking and s in turn.battle_spaces):
             result.append(s)
     return result
+
+
+def _held_clause(turn: Turn) -> str:
+    """What else a retreat's territory must be, in words (Europe: held at the start of the turn)."""
+    if not turn.edition.has_option("retreat_destination"):
+        return ""
+    who = turn.power if turn.opt("retreat_destination") == "attacker_held" else f"{turn.power}'s side"
+    return f" (a territory: one {who} held at the start of the turn, l.478)"
+
+
+def _held_at_start_for_retreat(turn: Turn, territory: str) -> bool:
+    """Europe (l.478): land units retreat only to a territory the attacker controlled at the start
+    of its turn (option retreat_destination: the power itself, or its side)."""
+    turn.ruling("retreat_destination")
+    holder = turn.start_control.get(territory)
+    if turn.opt("retreat_destination") == "attacker_held":
+        return holder == turn.power
+    return turn.friendly_at_start(territory)
 
 
 # --- one battle --------------------------------------------------------------------------------

@@ -40,6 +40,10 @@ class TurnRules:
     placement_limit: str
     """every_complex (its IPC value) or captured_complexes (unlimited in the power's national territory)."""
     fighters_on_new_carriers: bool
+    aa_fires_in_noncombat: bool = True
+    """Whether AA guns fire at aircraft flying home from a battle in the noncombat move."""
+    captured_aa_guns_stay: bool = False
+    """Whether an AA gun in a territory captured this turn may not move this turn."""
     individual_winner: str = "rise"
     """How the optional individual winner is found: the production level that rose most since the
     start (rise) or the highest production level (income)."""

@@ -179,7 +179,10 @@ def land_aircraft(turn: Turn) -> None:
         turn.event("move", phase="noncombat", power=turn.power, units={u.type: 1}, **{"from": start}, path=path,
                    to=path[-1], note="landing by default")
         if flak_spaces and (u.moved or u.fought):
-            flak(turn, [u], flak_spaces)
+            if turn.edition.rules.aa_fires_in_noncombat:
+                flak(turn, [u], flak_spaces)
+            else:
+                turn.ruling("aa_on_return")
         if u.id in turn.pos.units:
             _settle(turn, u)
 

@@ -86,6 +86,11 @@ def pick_units(turn: Turn, move: Move, phase: str, taken: dict[int, Move], error
         if cls == "building":
             errors.append((where, "an industrial complex never moves", None))
             continue
+        if utype == "aa_gun" and move.frm in turn.captured and turn.edition.rules.captured_aa_guns_stay:
+            turn.ruling("aa_gun_captured_territory")
+            errors.append((where, f"{move.frm} was captured this turn: its AA guns do not move until the next turn "
+                                  "(l.785, l.869)", None))
+            continue
         candidates = _movable(turn, move, utype, phase, taken, n + 1)
         if len(candidates) > n and _pick_key(turn, candidates[n - 1], move)[:2] != _pick_key(turn, candidates[n], move)[:2]:
             turn.ruling("unit_choice")  # the units left behind differ from those that go
@@ -804,7 +809,11 @@ def check_air(turn: Turn, plan: MovePlan, air: list[Unit], phase: str, with_ship
     elif not fought and any(b.is_land(s) and not turn.friendly_territory_now(s) for s in move.path[:-1]):
         turn.ruling("noncombat_overfly")
     if fought:
-        plan.flak = [s for s in move.path[:-1] if _enemy_aa(turn, s, now=True)]
+        guns = [s for s in move.path[:-1] if _enemy_aa(turn, s, now=True)]
+        if turn.edition.rules.aa_fires_in_noncombat:
+            plan.flak = guns
+        elif guns:
+            turn.ruling("aa_on_return")
     for u in air:
         if b.is_land(dest):
             if not (turn.friendly_at_start(dest) and turn.friendly_territory_now(dest)):
