@@ -269,7 +269,9 @@ def report_model(before: dict[str, Any], after: dict[str, Any], log: EventLog,
         "captures": [_other_line(w, e) for e in log.of_type("capture")],
         "plunder": [f"{w.power(e['power'])} takes {e['ipc']} IPC from {w.power(e['from'])}'s treasury"
                     for e in log.of_type("plunder")],
-        "noncombat_moves": [_move_line(w, e) for e in log.of_type("move") if e["phase"] == "noncombat"],
+        "noncombat_moves": [_move_line(w, e) for e in log.of_type("move") if e["phase"] == "noncombat"]
+        + [f"Patriotic War: {w.power(e['power'])} takes over {w.power(e['from'])}'s {w.units(e['units'])} in "
+           f"{e['territory']}; they do not move this turn" for e in log.of_type("patriotic_war")],
         "skipped": [f"{w.power(e['power'])}: {w.units(e['units'])} {e['from']} → {e['to']} not "
                     f"moved: {e['reason']}" for e in log.of_type("move_skipped")],
         "lost": [_other_line(w, e) for e in log.of_type("lost") if not e.get("battle")],

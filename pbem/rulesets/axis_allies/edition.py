@@ -52,6 +52,9 @@ class TurnRules:
     extra_placement: Mapping[str, str] = field(default_factory=dict)
     """Power -> a territory where it may place land and air units without a complex."""
     middle_east_income: str | None = None
+    takeover: Mapping[str, Any] = field(default_factory=dict)
+    """Europe's Patriotic War: `by` (the power that takes over), `from` (whose units), in the
+    territories its board marks `soviet`."""
     """The power whose Middle East income the other side pays."""
 
 

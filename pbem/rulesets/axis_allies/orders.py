@@ -83,6 +83,16 @@ class Rocket:
 
 
 @dataclass
+class Takeover:
+    """Europe's Patriotic War: units of an ally in a Soviet territory that the USSR takes over."""
+
+    territory: str
+    power: str
+    units: dict[str, int]
+    where: FieldPath
+
+
+@dataclass
 class Retreat:
     to: str | None  # None: only aircraft leave, and they land in the noncombat move
     after_round: int | None
@@ -125,6 +135,8 @@ class Orders:
     cash_advance: int | None = edition_field()
     """Europe's set-up turn of an Ally: its claim on the Allies' cash advance (option allied_advance)."""
     middle_east_payers: list[str] = edition_field([])
+    patriotic_war: list[Takeover] = edition_field([])
+    """Europe, the USSR's noncombat move: allied units it takes over (l.797)."""
     """Europe, Germany's turn: who pays its Middle East income when the Allies' offers fall short."""
 
 
@@ -344,6 +356,21 @@ def _read_europe_orders(r: Reader, data: dict, orders: Orders, edition: Edition)
         else:
             orders.middle_east_payers = [p for i, raw in enumerate(payers)
                                          if (p := r.power(raw, ("middle_east_payers", i))) is not None]
+    if _only_in(r, data, "patriotic_war", bool(rules.takeover), edition, "Patriotic War"):
+        entries = data["patriotic_war"]
+        if not isinstance(entries, list):
+            r.problem(("patriotic_war",), "expected a list of {territory, power, units}")
+            return
+        for i, raw in enumerate(entries):
+            where = ("patriotic_war", i)
+            if not isinstance(raw, dict):
+                r.problem(where, "expected {territory: ..., power: ..., units: {...}}")
+                continue
+            territory = r.space(raw.get("territory"), where + ("territory",))
+            power = r.power(raw.get("power"), where + ("power",))
+            units = r.counts(raw.get("units"), where + ("units",))
+            if territory and power and units:
+                orders.patriotic_war.append(Takeover(territory, power, units, where))
 
 
 def _read_move(r: Reader, raw: Any, where: FieldPath) -> Move | None:

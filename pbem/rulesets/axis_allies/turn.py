@@ -14,7 +14,7 @@ from pbem.core.errors import Problem
 from pbem.core.events import EventLog
 from pbem.core.ruleset import Dice
 from pbem.core.yamlio import Document
-from pbem.rulesets.axis_allies import battles, landing
+from pbem.rulesets.axis_allies import battles, landing, patriotic_war
 from pbem.rulesets.axis_allies.context import Turn
 from pbem.rulesets.axis_allies.edition import Edition
 from pbem.rulesets.axis_allies.mobilize import check_purchase, mobilize, place_with_advance, purchase_units
@@ -110,6 +110,7 @@ def _play(turn: Turn) -> None:
     combat_move(turn)
     battles.conduct_combat(turn)
     noncombat_move(turn)
+    patriotic_war.take_over(turn)
     mobilize(turn)
     if rules.surface == "after_mobilize":
         surface_and_repair(turn)
