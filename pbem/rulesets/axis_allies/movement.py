@@ -56,6 +56,17 @@ def is_sea(turn: Turn, u: Unit) -> bool:
     return turn.table.cls(u.type) == "sea"
 
 
+def _blocks_blitz(turn: Turn, space: str) -> bool:
+    """Whether enemy units that stood in `space` at the start of the turn stop a blitzing tank. In
+    Europe an enemy industrial complex alone does not (option blitz_through_complex, l.949: only AA
+    guns are named); in Revised any enemy unit does."""
+    types = turn.enemy_types_at_start(space)
+    if types == {"industrial_complex"} and turn.edition.has_option("blitz_through_complex"):
+        turn.ruling("blitz_through_complex")
+        return turn.opt("blitz_through_complex") == "stop"
+    return bool(types)
+
+
 def can_move_now(turn: Turn, u: Unit, phase: str) -> bool:
     """Whether a unit may be given a move at all in this phase (the finer rules come later)."""
     if u.placed:
@@ -373,7 +384,7 @@ def check_land(turn: Turn, plan: MovePlan, land: list[Unit], phase: str, errors:
             if not turn.hostile_at_start(space):
                 continue
             # a tank may pass through one hostile territory that is empty: the blitz
-            if all(u.type == "tank" for u in land) and i == 0 and not turn.enemy_at_start(space):
+            if all(u.type == "tank" for u in land) and i == 0 and not _blocks_blitz(turn, space):
                 plan.blitzed = space
                 continue
             reason = (f"{space} holds enemy units ({', '.join(sorted(turn.enemy_types_at_start(space)))})"
