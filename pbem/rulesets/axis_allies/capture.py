@@ -24,8 +24,8 @@ def new_controller(turn: Turn, territory: str, by: str) -> tuple[str, bool]:
     original = t.original_owner
     if original is None or original == by or not b.friendly(original, by):
         return by, False
-    if t.capital == original or turn.pos.capital_held(original):
-        return original, True
+    if t.capital == original or turn.pos.capital_held(original) or t.middle_east:
+        return original, True  # (Europe: a Middle East country counts for nobody's income, ruling liberation)
     turn.ruling("liberation")
     return by, False
 
@@ -66,7 +66,7 @@ def _restore_liberated_power(turn: Turn, power: str, by: str) -> None:
     """A freed capital: every territory the power owned at the start that its allies hold goes back
     ([CZ p.16] [HR]: 'if this power or another power on its side liberates the capital')."""
     b, pos = turn.board, turn.pos
-    for territory in b.sort_spaces(pos.control):
+    for territory in b.sort_spaces(t for t in pos.control if t in b.territories):  # not convoy centres
         holder = pos.control[territory]
         if b.territories[territory].original_owner == power and holder != power and b.friendly(holder, power):
             set_control(turn, territory, power)
