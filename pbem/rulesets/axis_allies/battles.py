@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pbem.rulesets.axis_allies.capture import take_territory
+from pbem.rulesets.axis_allies.convoys import take_convoy
 from pbem.rulesets.axis_allies.context import Assault, Outcome, Turn
 from pbem.rulesets.axis_allies.orders import BattleDecisions, Rocket
 from pbem.rulesets.axis_allies.state import Unit
@@ -226,6 +227,8 @@ def _after_uncontested(turn: Turn, space: str, attackers: list[Unit]) -> None:
     for u in attackers:
         u.fought = u.fought or b.is_land(space) and turn.hostile_at_start(space)
     captured = False
+    if b.is_sea(space):
+        take_convoy(turn, space, attackers)
     if b.is_land(space):
         holder = turn.pos.control.get(space)
         if holder is not None and b.enemies(holder, turn.power) and any(

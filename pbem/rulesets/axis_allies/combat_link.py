@@ -10,6 +10,7 @@ from __future__ import annotations
 from pbem.rulesets.axis_allies import combat, odds
 from pbem.rulesets.axis_allies.battles import Battle, NEVER_CASUALTIES, rehouse_carrier_fighters, retreat_options
 from pbem.rulesets.axis_allies.capture import take_territory
+from pbem.rulesets.axis_allies.convoys import take_convoy
 from pbem.rulesets.axis_allies.context import Outcome, Turn
 from pbem.rulesets.axis_allies.orders import BattleDecisions
 from pbem.rulesets.axis_allies.state import Unit
@@ -182,6 +183,8 @@ def run_battle(turn: Turn, b: Battle) -> None:
     turn.outcomes[b.space] = Outcome(won=won, captured=captured, retreated=result.retreated,
                                      lost=not won and not result.retreated)
     if board.is_sea(b.space):
+        if won:
+            take_convoy(turn, b.space, [pos.units[p.id] for p in result.attackers if p.id in pos.units])
         rehouse_carrier_fighters(turn, b.space)
 
 

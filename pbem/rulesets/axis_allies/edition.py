@@ -43,6 +43,8 @@ class TurnRules:
     aa_fires_in_noncombat: bool = True
     """Whether AA guns fire at aircraft flying home from a battle in the noncombat move."""
     captured_aa_guns_stay: bool = False
+    noncombat_submarines_pass: bool = True
+    """Whether submarines pass sea zones with enemy units in the noncombat move."""
     """Whether an AA gun in a territory captured this turn may not move this turn."""
     individual_winner: str = "rise"
     """How the optional individual winner is found: the production level that rose most since the

@@ -16,6 +16,7 @@ from typing import Callable
 from pbem.core.yamlio import FieldPath, field_name
 from pbem.rulesets.axis_allies.capture import take_territory
 from pbem.rulesets.axis_allies.context import Assault, Outcome, Turn
+from pbem.rulesets.axis_allies.convoys import enemy_convoy, take_convoy
 from pbem.rulesets.axis_allies.flak import flak
 from pbem.rulesets.axis_allies.names import a
 from pbem.rulesets.axis_allies.orders import Move
@@ -54,6 +55,15 @@ def is_land(turn: Turn, u: Unit) -> bool:
 def is_sea(turn: Turn, u: Unit) -> bool:
     """Whether the unit is a ship."""
     return turn.table.cls(u.type) == "sea"
+
+
+def _submarines_pass(turn: Turn) -> bool:
+    """Whether submarines sail through sea zones with enemy units in the combat move: Revised's rule;
+    in Europe only by option hostile_zone_passage."""
+    if not turn.edition.has_option("hostile_zone_passage"):
+        return True
+    turn.ruling("hostile_zone_passage")
+    return turn.opt("hostile_zone_passage") == "submarines_pass"
 
 
 def _blocks_blitz(turn: Turn, space: str) -> bool:
@@ -533,14 +543,17 @@ def _check_sea_combat(turn: Turn, plan: MovePlan, sea: list[Unit], errors: list[
         enemies = turn.enemy_types_at_start(space)
         if not enemies:
             continue
-        if all(u.type == "submarine" for u in sea):
+        if all(u.type == "submarine" for u in sea) and _submarines_pass(turn):
             if "destroyer" in enemies:
                 errors.append((move.where + ("path", i), f"submarines must stop in {space}: an enemy destroyer "
                                                          "is there", None))
                 return
             continue
         errors.append((move.where + ("path", i), f"ships must stop in {space}: enemy units are there "
-                                                 f"({', '.join(sorted(enemies))}); only submarines sail on", None))
+                                                 f"({', '.join(sorted(enemies))}); "
+                                                 + ("only submarines sail on" if _submarines_pass(turn) else
+                                                    "submarines too (option hostile_zone_passage = all_stop, l.422)"),
+                       None))
         return
     dest = move.to
     if turn.enemy_at_start(dest) and move.path:
@@ -551,6 +564,8 @@ def _check_sea_combat(turn: Turn, plan: MovePlan, sea: list[Unit], errors: list[
         return  # leaving a zone where enemy units were at the start of the turn
     if move.unload or move.bombard:
         return  # checked with the unload or the bombardment
+    if any(enemy_convoy(turn, z, turn.start_control) for z in move.path):
+        return  # into or through an enemy convoy centre, taken on the way (Europe, ruling convoy_transit)
     if dest in turn.assault_zones:
         turn.ruling("combat_move_support")
         return
@@ -589,13 +604,22 @@ def _check_sea_noncombat(turn: Turn, plan: MovePlan, sea: list[Unit], errors: li
         return
     for i, space in enumerate(move.path):
         last = i == len(move.path) - 1
+        if enemy_convoy(turn, space):
+            turn.ruling("noncombat_sea_hostile")
+            errors.append((move.where + ("path", i), f"{space} is a convoy centre held by the enemy: no ship enters "
+                                                     "it in the noncombat move (l.787)", None))
+            return
         if turn.hostile_zone_now(space):
             if turn.pos.units_in(space, owner=turn.power):
                 turn.ruling("hostile_sea_zone")
-            if last or not all(u.type == "submarine" for u in sea):
+            subs_pass = turn.edition.rules.noncombat_submarines_pass
+            if not subs_pass:
+                turn.ruling("noncombat_sea_hostile")
+            if last or not all(u.type == "submarine" for u in sea) or not subs_pass:
                 errors.append((move.where + ("path", i), f"{space} holds enemy units: in the noncombat move ships "
-                                                         "sail only through friendly sea zones (submarines may "
-                                                         "pass, not stop)", None))
+                                                         "sail only through friendly sea zones "
+                                                         + ("(submarines may pass, not stop)" if subs_pass else
+                                                            "(submarines too, l.787)"), None))
                 return
             if any(u.type == "destroyer" for u in turn.pos.enemy_units_in(space, turn.power)):
                 errors.append((move.where + ("path", i), f"submarines must stop in {space}: an enemy destroyer is "
@@ -928,6 +952,11 @@ def apply_move(turn: Turn, plan: MovePlan, phase: str) -> None:
         if notes:
             event["note"] = "; ".join(notes)
         turn.event("move", **event)
+    # ships take the empty enemy convoy centres they pass (Europe, l.755, l.767)
+    if phase == "combat" and move.path:
+        for zone in move.path[:-1]:
+            if b.is_sea(zone) and not pos.enemy_units_in(zone, turn.power):
+                take_convoy(turn, zone, plan.units)
     # a tank that blitzes takes the empty territory at once, before it moves on
     if plan.blitzed:
         take_territory(turn, plan.blitzed, turn.power)
