@@ -63,10 +63,11 @@ def conduct_combat(turn: Turn) -> None:
                 turn.problem(("battle_order", i), f"you make no attack on {space}",
                              ", ".join(turn.battle_spaces) or "none")
         _check_battle_decisions(turn)
+        _check_escorts(turn)
     if turn.orders.battle_order or len(turn.battle_spaces) > 1:
         turn.ruling("battle_order")
-    for move, bomber_ids in turn.raids:
-        bombing_raid(turn, move.to, [turn.pos.units[i] for i in bomber_ids if i in turn.pos.units])
+    for territory, raider_ids in _raids_by_territory(turn).items():
+        bombing_raid(turn, territory, [turn.pos.units[i] for i in raider_ids if i in turn.pos.units])
     rocket_strikes(turn)
     sea_first, rest = battle_sequence(turn)
     for space in sea_first + rest:
@@ -137,7 +138,8 @@ def fight(turn: Turn, space: str) -> None:
         if b.is_land(space) and assaults:
             turn.outcomes.setdefault(space, Outcome(lost=True))
         return
-    defenders = [u for u in pos.enemy_units_in(space, turn.power)]
+    # fighters that intercepted a raid here do not defend in the land battle (l.717)
+    defenders = [u for u in pos.enemy_units_in(space, turn.power) if u.id not in turn.interceptors]
     combatants = [u for u in defenders if u.type not in NEVER_CASUALTIES]
     aircraft = [u for u in attackers if turn.table.cls(u.type) == "air"]
     has_aa = any(u.type == "aa_gun" for u in defenders)
@@ -249,14 +251,33 @@ def _setup(turn: Turn, space: str, attackers: list[Unit], defenders: list[Unit],
 
 # --- economic attacks ----------------------------------------------------------------------------
 
-def bombing_raid(turn: Turn, territory: str, bombers: list[Unit]) -> None:
-    """A strategic bombing raid: the defender's AA gun fires at each bomber, survivors roll damage."""
-    for u in bombers:
+def _raids_by_territory(turn: Turn) -> dict[str, list[int]]:
+    """The raiders of each raided territory, in the order of the first move there: all bombers and
+    escorts over one complex fly one raid (l.711-713)."""
+    raids: dict[str, list[int]] = {}
+    for move, ids in turn.raids:
+        raids.setdefault(move.to, []).extend(ids)
+    return raids
+
+
+def _check_escorts(turn: Turn) -> None:
+    """Fighters escort bombers: a raid of fighters alone is refused (l.709, l.713)."""
+    bombed = {move.to for move, ids in turn.raids if any(turn.pos.units[i].type == "bomber" for i in ids)}
+    for move, _ in turn.raids:
+        if move.to not in bombed:
+            turn.problem(move.where + ("bombing_raid",), f"no bomber raids {move.to}: fighters only escort bombers",
+                         "a bomber's raid on the same territory")
+
+
+def bombing_raid(turn: Turn, territory: str, raiders: list[Unit]) -> None:
+    """A strategic bombing raid: the defender's AA gun fires at each raider, its fighters intercept where
+    the edition has them, surviving bombers roll damage."""
+    for u in raiders:
         u.fought = True
-    if turn.checking or not bombers:
+    if turn.checking or not raiders:
         return
     from pbem.rulesets.axis_allies.combat_link import run_raid
-    run_raid(turn, territory, bombers)
+    run_raid(turn, territory, raiders)
 
 
 def rocket_strikes(turn: Turn) -> None:

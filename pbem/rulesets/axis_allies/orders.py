@@ -133,6 +133,7 @@ class StandingOrders:
     submerge: str = "never"
     shared_casualties: str = "cheapest_first"
     carrier_fighters_land: list[str] = field(default_factory=list)
+    interceptors: dict[str, int | str] = field(default_factory=dict)  # territory: how many fighters, or all
     spaces: dict[str, SpaceOverride] = field(default_factory=dict)
 
 
@@ -363,6 +364,7 @@ def read_standing(doc: Document, edition: Edition) -> tuple[StandingOrders | Non
         standing.shared_casualties = data["shared_casualties"]
     standing.carrier_fighters_land = [s for s in (r.spaces(data.get("carrier_fighters_land"),
                                                            ("carrier_fighters_land",)) or []) if s]
+    standing.interceptors = _interceptors(r, data.get("interceptors"), edition)
     for key, raw in (data.get("spaces") or {}).items():
         space = r.space(key, ("spaces", key))
         if space is None or not isinstance(raw, dict):
@@ -381,15 +383,35 @@ def read_standing(doc: Document, edition: Edition) -> tuple[StandingOrders | Non
     return standing, problems
 
 
+def _interceptors(r: Reader, raw: Any, edition: Edition) -> dict[str, int | str]:
+    """`interceptors: {territory: number or all}`: how many of this power's fighters in a raided
+    territory intercept the raid (Europe l.717, ruling `interceptors`)."""
+    if raw is None:
+        return {}
+    if not edition.combat.raid_escorts:
+        r.problem(("interceptors",), f"{edition.name} has no interceptors: bombers raid without an air "
+                                     "battle", "no `interceptors`")
+        return {}
+    result: dict[str, int | str] = {}
+    for key, value in raw.items() if isinstance(raw, dict) else ():
+        territory = r.space(key, ("interceptors", key))
+        if territory is not None and (value == "all" or isinstance(value, int) and not isinstance(value, bool)):
+            result[territory] = value
+    return result
+
+
 # Where a value stood and what a player wrote beside it change no outcome, so they stay out of the
 # decisions the dice are bound to.
 _NOT_DECISIONS = ("doc", "where", "note")
+# A decision only some editions have is left out while empty, so that the decisions of the other
+# editions' games (and the dice bound to them) stay as they were.
+_EDITION_DECISIONS = ("interceptors",)
 
 
 def _plain(value: Any) -> Any:
     if hasattr(value, "__dataclass_fields__"):
         return {name: _plain(getattr(value, name)) for name in value.__dataclass_fields__
-                if name not in _NOT_DECISIONS}
+                if name not in _NOT_DECISIONS and (name not in _EDITION_DECISIONS or getattr(value, name))}
     if isinstance(value, dict):
         return {str(k): _plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
