@@ -66,7 +66,7 @@ def conduct_combat(turn: Turn) -> None:
         _check_escorts(turn)
     if turn.orders.battle_order or len(turn.battle_spaces) > 1:
         turn.ruling("battle_order")
-    for territory, raider_ids in _raids_by_territory(turn).items():
+    for territory, raider_ids in _raids_by_territory(turn):
         bombing_raid(turn, territory, [turn.pos.units[i] for i in raider_ids if i in turn.pos.units])
     rocket_strikes(turn)
     sea_first, rest = battle_sequence(turn)
@@ -252,13 +252,16 @@ def _setup(turn: Turn, space: str, attackers: list[Unit], defenders: list[Unit],
 
 # --- economic attacks ----------------------------------------------------------------------------
 
-def _raids_by_territory(turn: Turn) -> dict[str, list[int]]:
-    """The raiders of each raided territory, in the order of the first move there: all bombers and
-    escorts over one complex fly one raid (l.711-713)."""
+def _raids_by_territory(turn: Turn) -> list[tuple[str, list[int]]]:
+    """The raids, in the order of their first move. Where raids have an air battle (`raid_escorts`),
+    all bombers and escorts over one complex fly one raid against the interceptors (l.711-723);
+    otherwise each raiding move is its own raid, as Revised has always played them."""
+    if not turn.edition.combat.raid_escorts:
+        return [(move.to, ids) for move, ids in turn.raids]
     raids: dict[str, list[int]] = {}
     for move, ids in turn.raids:
         raids.setdefault(move.to, []).extend(ids)
-    return raids
+    return list(raids.items())
 
 
 def _check_escorts(turn: Turn) -> None:
