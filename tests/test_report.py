@@ -264,6 +264,26 @@ def test_the_aa_fire_of_a_bombing_raid_is_listed_with_its_raid():
     assert "AA gun" not in section(out["md"], "Combat moves") and "AA fire on flight paths" not in out["md"]
 
 
+def test_a_raids_air_battle_is_listed_between_its_aa_fire_and_its_bombs():
+    # Europe's raid (seed l.719-731): escorts, interceptors, and no cap per bomber
+    events = [move("strategic bombing raid on Russia", units={"bomber": 1, "fighter": 2}, to="Russia"),
+              {"type": "aa_fire", "space": "Russia", "power": "ussr", "targets": {"bomber": 1, "fighter": 2},
+               "dice": [1, 3, 4], "hits": 1, "casualties": {"fighter": 1}, "battle": None},
+              {"type": "interception", "space": "Russia", "power": "germany", "interceptors": {"ussr": {"fighter": 2}},
+               "dice": [2, 5], "hits": 1, "escorts": {"fighter": 1}, "escort_dice": [1], "escort_hits": 1,
+               "interceptors_lost": {"ussr": {"fighter": 1}}, "raiders_lost": {"fighter": 1}},
+              {"type": "bombing", "space": "Russia", "power": "germany", "victim": "ussr", "bombers": 1,
+               "dice": [6], "damage": 6, "paid": 6}]
+    out = reports(*events)
+    raids = section(out["md"], "Strategic bombing and rockets")
+    fire = "Raid on Russia: AA gun in Russia (USSR) fires at 1 bomber, 2 fighters: 1 3 4 — 1 hit, shoots down 1 fighter"
+    air = ("Raid on Russia: 2 fighters (USSR) intercept: 2 5 — 1 hit; escorting 1 fighter answer: 1 — 1 hit; "
+           "Germany loses 1 fighter, USSR loses 1 fighter")
+    bombs = "Germany bombs the industrial complex in Russia with 1 bomber: rolled 6, damage 6; USSR pays 6 IPC"
+    assert all(shown_in_every_format(out, line) for line in (fire, air, bombs))
+    assert raids.index(fire) < raids.index(air) < raids.index(bombs)
+
+
 @pytest.mark.parametrize("phase", ["combat", "noncombat"])
 def test_aa_fire_on_a_flight_path_has_its_own_part_naming_the_move(phase):
     flight = move(phase=phase, units={"fighter": 2}, path=["Eastern Europe", "Karelia S.S.R."], to="Karelia S.S.R.")

@@ -137,10 +137,26 @@ def _aa_fire_text(w: Words, e: dict[str, Any]) -> str:
 
 
 def _raid_fire(events: list[dict[str, Any]], i: int) -> bool:
-    """Whether events[i] is the AA fire of a bombing raid: the raid's bombing event follows it at once."""
+    """Whether events[i] is the AA fire of a bombing raid: the raid's air battle (Europe) or its
+    bombing event follows it at once."""
     e, after = events[i], events[i + 1] if i + 1 < len(events) else {}
-    return (e["type"] == "aa_fire" and not e.get("battle") and after.get("type") == "bombing"
+    return (e["type"] == "aa_fire" and not e.get("battle") and after.get("type") in ("interception", "bombing")
             and after["space"] == e["space"])
+
+
+def _hits(dice: list[int], hits: int) -> str:
+    return f"{' '.join(map(str, dice)) or 'no dice'} — {hits} hit{'s' if hits != 1 else ''}"
+
+
+def _interception_text(w: Words, e: dict[str, Any]) -> str:
+    """A raid's air battle: the interceptors' fire, the escorts' answer and what each side lost."""
+    interceptors = ", ".join(f"{w.units(units)} ({w.power(p)})" for p, units in e["interceptors"].items())
+    text = f"Raid on {e['space']}: {interceptors} intercept: {_hits(e['dice'], e['hits'])}"
+    if e["escorts"]:
+        text += f"; escorting {w.units(e['escorts'])} answer: {_hits(e['escort_dice'], e['escort_hits'])}"
+    lost = [f"{w.power(e['power'])} loses {w.units(e['raiders_lost'])}"] if e["raiders_lost"] else []
+    lost += [f"{w.power(p)} loses {w.units(units)}" for p, units in e["interceptors_lost"].items()]
+    return text + (f"; {', '.join(lost)}" if lost else "")
 
 
 def _raids(w: Words, events: list[dict[str, Any]]) -> list[str]:
@@ -149,11 +165,15 @@ def _raids(w: Words, events: list[dict[str, Any]]) -> list[str]:
     for i, e in enumerate(events):
         if _raid_fire(events, i):
             lines.append(f"Raid on {e['space']}: {_aa_fire_text(w, e)}")
+        elif e["type"] == "interception":
+            lines.append(_interception_text(w, e))
         elif e["type"] == "bombing":
+            # Europe's raids have no cap per bomber: the victim's cash is the only limit
+            cap = f" (at most {e['cap_per_bomber']} per bomber)" if "cap_per_bomber" in e else ""
             lines.append(f"{w.power(e['power'])} bombs the industrial complex in {e['space']} with "
                          f"{e['bombers']} bomber{'s' if e['bombers'] != 1 else ''}: rolled "
-                         f"{' '.join(map(str, e['dice']))}, damage {e['damage']} (at most {e['cap_per_bomber']} "
-                         f"per bomber); {w.power(e['victim'])} pays {e['paid']} IPC")
+                         f"{' '.join(map(str, e['dice']))}, damage {e['damage']}{cap}; "
+                         f"{w.power(e['victim'])} pays {e['paid']} IPC")
     return lines
 
 

@@ -66,10 +66,11 @@ def conduct_combat(turn: Turn) -> None:
                 turn.problem(("battle_order", i), f"you make no attack on {space}",
                              ", ".join(turn.battle_spaces) or "none")
         _check_battle_decisions(turn)
+        _check_escorts(turn)
     if turn.orders.battle_order or len(turn.battle_spaces) > 1:
         turn.ruling("battle_order")
-    for move, bomber_ids in turn.raids:
-        bombing_raid(turn, move.to, [turn.pos.units[i] for i in bomber_ids if i in turn.pos.units])
+    for territory, raider_ids in _raids_by_territory(turn):
+        bombing_raid(turn, territory, [turn.pos.units[i] for i in raider_ids if i in turn.pos.units])
     rocket_strikes(turn)
     sea_first, rest = battle_sequence(turn)
     for space in sea_first + rest:
@@ -160,20 +161,22 @@ def fight(turn: Turn, space: str) -> None:
         if b.is_land(space) and assaults:
             turn.outcomes.setdefault(space, Outcome(lost=True))
         return
-    defenders = [u for u in pos.enemy_units_in(space, turn.power)]
+    # fighters that intercepted a raid here do not defend in the land battle (l.717)
+    defenders = [u for u in pos.enemy_units_in(space, turn.power) if u.id not in turn.interceptors]
     combatants = [u for u in defenders if u.type not in NEVER_CASUALTIES]
     aircraft = [u for u in attackers if turn.table.cls(u.type) == "air"]
     has_aa = any(u.type == "aa_gun" for u in defenders)
     if not combatants and not (has_aa and aircraft):
         # nobody to fight: an empty enemy territory (or one with only an AA gun or a complex) is taken
         _after_uncontested(turn, space, attackers)
-        return
-    if turn.checking:
+    elif turn.checking:
         _assume_won(turn, space, attackers, defenders)
-        return
-    battle = _setup(turn, space, attackers, defenders, landed)
-    from pbem.rulesets.axis_allies.combat_link import run_battle
-    run_battle(turn, battle)
+    else:
+        battle = _setup(turn, space, attackers, defenders, landed)
+        from pbem.rulesets.axis_allies.combat_link import run_battle
+        run_battle(turn, battle)
+    if space in turn.captured:
+        rehouse_interceptors(turn, space)
 
 
 def attacking_units(turn: Turn, space: str) -> list[Unit]:
@@ -278,14 +281,36 @@ def _setup(turn: Turn, space: str, attackers: list[Unit], defenders: list[Unit],
 
 # --- economic attacks ----------------------------------------------------------------------------
 
-def bombing_raid(turn: Turn, territory: str, bombers: list[Unit]) -> None:
-    """A strategic bombing raid: the defender's AA gun fires at each bomber, survivors roll damage."""
-    for u in bombers:
+def _raids_by_territory(turn: Turn) -> list[tuple[str, list[int]]]:
+    """The raids, in the order of their first move. Where raids have an air battle (`raid_escorts`),
+    all bombers and escorts over one complex fly one raid against the interceptors (l.711-723);
+    otherwise each raiding move is its own raid, as Revised has always played them."""
+    if not turn.edition.combat.raid_escorts:
+        return [(move.to, ids) for move, ids in turn.raids]
+    raids: dict[str, list[int]] = {}
+    for move, ids in turn.raids:
+        raids.setdefault(move.to, []).extend(ids)
+    return list(raids.items())
+
+
+def _check_escorts(turn: Turn) -> None:
+    """Fighters escort bombers: a raid of fighters alone is refused (l.709, l.713)."""
+    bombed = {move.to for move, ids in turn.raids if any(turn.pos.units[i].type == "bomber" for i in ids)}
+    for move, _ in turn.raids:
+        if move.to not in bombed:
+            turn.problem(move.where + ("bombing_raid",), f"no bomber raids {move.to}: fighters only escort bombers",
+                         "a bomber's raid on the same territory")
+
+
+def bombing_raid(turn: Turn, territory: str, raiders: list[Unit]) -> None:
+    """A strategic bombing raid: the defender's AA gun fires at each raider, its fighters intercept where
+    the edition has them, surviving bombers roll damage."""
+    for u in raiders:
         u.fought = True
-    if turn.checking or not bombers:
+    if turn.checking or not raiders:
         return
     from pbem.rulesets.axis_allies.combat_link import run_raid
-    run_raid(turn, territory, bombers)
+    run_raid(turn, territory, raiders)
 
 
 def rocket_strikes(turn: Turn) -> None:
@@ -361,18 +386,39 @@ def rehouse_carrier_fighters(turn: Turn, zone: str) -> None:
         choices = [s for s in wishes if s == zone or b.adjacent(zone, s)]
         choices += [zone] + b.sort_spaces(n for n in b.neighbours[zone] if not b.is_neutral(n))
         target = next((s for s in choices if _can_take_fighter(turn, fighter, s)), None)
-        if target is None:
-            pos.remove(fighter)
-            turn.event("lost", power=fighter.owner, space=zone, units={"fighter": 1},
-                       reason="its carrier was sunk and no friendly territory or carrier with room is one space away")
-            continue
-        if target != zone:
-            pos.move_unit(fighter, target)
-            turn.event("move", phase="combat", power=fighter.owner, units={"fighter": 1}, **{"from": zone},
-                       path=[target], to=target, note="fighter of a sunk carrier")
-        if b.is_sea(target):
+        _fighter_moves_or_is_lost(turn, fighter, zone, target, "fighter of a sunk carrier",
+                                  "its carrier was sunk and no friendly territory or carrier with room is one space away")
+        if target is not None and b.is_sea(target):
             carrier = turn.carrier_with_room(target, fighter)
             fighter.aboard = carrier.id if carrier else None
+
+
+def rehouse_interceptors(turn: Turn, territory: str) -> None:
+    """Fighters that intercepted a raid on `territory`, which has now been captured, move one space to a
+    territory their side has held since the start of the turn (the first in board order), else are
+    lost (ruling `raid_and_attack_same_territory`)."""
+    b, pos = turn.board, turn.pos
+    stranded = [u for u in pos.units_in(territory, type="fighter") if u.id in turn.interceptors]
+    for fighter in sorted(stranded, key=lambda u: (b.power_order(u.owner), u.id)):
+        turn.ruling("raid_and_attack_same_territory")
+        held = [s for s in b.sort_spaces(b.neighbours[territory]) if b.is_land(s) and not b.is_neutral(s)
+                and b.friendly(turn.start_control.get(s), fighter.owner) and _can_take_fighter(turn, fighter, s)]
+        _fighter_moves_or_is_lost(turn, fighter, territory, held[0] if held else None,
+                                  "interceptor of a captured territory",
+                                  "it intercepted a raid on a territory then captured, and no territory its side "
+                                  "has held since the start of the turn is one space away")
+
+
+def _fighter_moves_or_is_lost(turn: Turn, fighter: Unit, space: str, target: str | None, note: str,
+                              lost_reason: str) -> None:
+    """A defending fighter that lost its base moves one space to `target`, or is lost without one."""
+    if target is None:
+        turn.pos.remove(fighter)
+        turn.event("lost", power=fighter.owner, space=space, units={"fighter": 1}, reason=lost_reason)
+    elif target != space:
+        turn.pos.move_unit(fighter, target)
+        turn.event("move", phase="combat", power=fighter.owner, units={"fighter": 1}, **{"from": space},
+                   path=[target], to=target, note=note)
 
 
 def _can_take_fighter(turn: Turn, fighter: Unit, space: str) -> bool:

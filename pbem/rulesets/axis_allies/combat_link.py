@@ -7,6 +7,8 @@ map or the turn; this module knows nothing of dice. See docs/combat-api.md.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from pbem.rulesets.axis_allies import combat, odds
 from pbem.rulesets.axis_allies.battles import Battle, NEVER_CASUALTIES, rehouse_carrier_fighters, retreat_options
 from pbem.rulesets.axis_allies.capture import take_territory
@@ -211,23 +213,82 @@ def battle_luck(battle: combat.Battle, orders: combat.BattleOrders, result: comb
 
 # --- bombing raids and rockets ----------------------------------------------------------------
 
-def run_raid(turn: Turn, territory: str, bombers: list[Unit]) -> None:
-    """A strategic bombing raid on the complex in `territory`."""
-    pos, board = turn.pos, turn.board
+def run_raid(turn: Turn, territory: str, raiders: list[Unit]) -> None:
+    """A strategic bombing raid on the complex in `territory`: its bombers, with their fighter escorts
+    where the edition has them (`raid_escorts`), against the defender's intercepting fighters."""
+    pos, board, rules = turn.pos, turn.board, turn.edition.combat
     victim = pos.complex_owner(territory)
     if victim is None or not board.enemies(victim, turn.power):
-        turn.event("move_skipped", phase="combat", power=turn.power, units=turn.counts(bombers),
-                   **{"from": bombers[0].start_space}, to=territory, reason=f"no enemy industrial complex in {territory}")
+        turn.event("move_skipped", phase="combat", power=turn.power, units=turn.counts(raiders),
+                   **{"from": raiders[0].start_space}, to=territory, reason=f"no enemy industrial complex in {territory}")
         return
+    bombers = [_raid_piece(u) for u in raiders if u.type == "bomber"]
+    escorts = [_raid_piece(u) for u in raiders if u.type != "bomber"]
+    interceptors = [_raid_piece(u) for u in _interceptors(turn, territory, raiders)] if rules.raid_escorts else []
+    choices = _raid_choices(turn, territory, bombers + escorts, interceptors) if rules.raid_escorts else None
     aa_owner = turn.aa_gun_owner(territory)
     result = combat.resolve_bombing_raid(
-        territory, [combat.Piece(u.id, u.type, u.owner) for u in bombers], victim, board.ipc(territory),
-        pos.treasury.get(victim, 0), turn.roll, aa_gun=aa_owner, developments=_developments(turn), battle=None)
-    for piece in result.shot_down:
+        territory, bombers, victim, board.ipc(territory) if rules.raid_cap_per_bomber else None,
+        pos.treasury.get(victim, 0), turn.roll, aa_gun=aa_owner, developments=_developments(turn), battle=None,
+        escorts=escorts, interceptors=interceptors, choices=choices)
+    if aa_owner is not None and escorts:
+        turn.ruling("aa_casualties")
+    if any(e["type"] == "interception" and e["escort_hits"] for e in result.events):
+        turn.ruling("escort_hit_choice")
+    for piece in result.shot_down + result.interceptors_lost:
         if piece.id in pos.units:
             pos.remove(pos.units[piece.id])
     pos.treasury[victim] = pos.treasury.get(victim, 0) - result.paid
     turn.log.extend([dict(e) for e in result.events])
+
+
+def _raid_piece(u: Unit) -> combat.Piece:
+    return combat.Piece(u.id, u.type, u.owner)
+
+
+def _interceptors(turn: Turn, territory: str, raiders: list[Unit]) -> list[Unit]:
+    """The defending side's fighters in `territory` that intercept the raid: as many of each power's
+    as its standing orders say (ruling `interceptors`). Without a word: all when the territory is not
+    also attacked this turn, none when it is. They sit out a land battle there (recorded in
+    `turn.interceptors`, ruling `raid_and_attack_same_territory`)."""
+    raider_ids = {u.id for u in raiders}
+    attacked = any(u.id not in raider_ids for u in turn.pos.units_in(territory, owner=turn.power))
+    if attacked:
+        turn.ruling("raid_and_attack_same_territory")
+    chosen: list[Unit] = []
+    fighters = [u for u in turn.pos.enemy_units_in(territory, turn.power) if u.type == "fighter"]
+    for power in sorted({u.owner for u in fighters}, key=turn.board.power_order):
+        own = sorted((u for u in fighters if u.owner == power), key=lambda u: u.id)
+        turn.ruling("interceptors")
+        standing = turn.standing.get(power)
+        wanted = standing.interceptors.get(territory) if standing is not None else None
+        if wanted is None:
+            wanted = 0 if attacked else "all"
+            turn.default(f"interceptors over {territory}", "none" if attacked else "all its fighters there",
+                         f"{turn.board.power_names[power]}'s standing orders name no interceptors for {territory}"
+                         + (" and it is also attacked this turn" if attacked else ""), power=power)
+        chosen += own if wanted == "all" else own[:wanted]
+    turn.interceptors.update(u.id for u in chosen)
+    return chosen
+
+
+def _raid_choices(turn: Turn, territory: str, raiders: list[combat.Piece],
+                  interceptors: list[combat.Piece]) -> combat.RaidChoices:
+    """Who picks the losses of the raid's air battle: the attacker's casualty order its raiders (for
+    the AA gun too with `aa_casualties` attacker_chooses), the interceptors' own standing orders the
+    interceptors the escorts hit (ruling `escort_hit_choice`), allies sharing as in a battle."""
+    link = Battle(f"raid-{territory}", territory, "land", turn.power, [], [],
+                  decisions=turn.orders.battles.get(territory))
+    battle = combat.Battle(link.id, territory, "land", turn.power, tuple(raiders), tuple(interceptors),
+                           rules=turn.edition.combat)
+    orders = battle_orders(turn, link, False, None, {p.owner for p in interceptors})
+    policies = combat.casualty_policies(battle, orders)
+    aa = policies["attacker"]
+    if turn.opt("aa_casualties") == "defender_chooses":
+        # the defender takes the aircraft that do the damage first: bombers, then escorts
+        aa = replace(aa, orders={turn.power: combat.CasualtyOrder(("bomber", "fighter"),
+                                                                   label="the defender's pick: bombers first")})
+    return combat.RaidChoices(aa, policies["attacker"], policies["defender"])
 
 
 def run_rocket(turn: Turn, origin: str, target: str, victim: str) -> None:

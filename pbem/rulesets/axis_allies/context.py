@@ -66,7 +66,8 @@ class Turn:
     start_enemies: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     captured: set[str] = field(default_factory=set)  # territories that changed hands this turn
     assaults: list[Assault] = field(default_factory=list)
-    raids: list[tuple[Move, list[int]]] = field(default_factory=list)  # bombing raids: move, bomber ids
+    raids: list[tuple[Move, list[int]]] = field(default_factory=list)  # bombing raids: move, raider ids
+    interceptors: set[int] = field(default_factory=set)  # fighters that met a raid: out of the land battle
     battle_spaces: list[str] = field(default_factory=list)  # spaces entered in the combat move, in order
     outcomes: dict[str, Outcome] = field(default_factory=dict)
     pickups: dict[int, str] = field(default_factory=dict)  # fighter id -> start zone of its carrier

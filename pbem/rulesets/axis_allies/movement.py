@@ -345,8 +345,11 @@ def check_move(turn: Turn, move: Move, phase: str, taken: dict[int, Move], error
     if (move.load or move.unload) and not any(u.type == "transport" for u in sea):
         field_name = "load" if move.load else "unload"
         errors.append((move.where + (field_name,), "only transports load and unload", None))
-    if move.bombing_raid and (not air or any(u.type != "bomber" for u in units)):
-        errors.append((move.where + ("bombing_raid",), "only bombers make strategic bombing raids", "bomber"))
+    # fighters fly a raid only as the bombers' escort, where the edition has escorts (Europe l.711)
+    raiders = ("bomber", "fighter") if turn.edition.combat.raid_escorts else ("bomber",)
+    if move.bombing_raid and (not air or any(u.type not in raiders for u in units)):
+        errors.append((move.where + ("bombing_raid",), "only bombers make strategic bombing raids"
+                       + (", fighters may escort them" if len(raiders) > 1 else ""), " or ".join(raiders)))
     if move.carrier and any(u.type != "fighter" for u in air) or (move.carrier and not air):
         errors.append((move.where + ("carrier",), "`carrier` is for fighters", None))
     if move.bombard and not sea:

@@ -158,6 +158,7 @@ class StandingOrders:
     submerge: str = "never"
     shared_casualties: str = "cheapest_first"
     carrier_fighters_land: list[str] = field(default_factory=list)
+    interceptors: dict[str, int | str] = edition_field({})  # Europe: territory -> how many fighters, or all
     spaces: dict[str, SpaceOverride] = field(default_factory=dict)
     middle_east_offer: int | None = edition_field()
     """Europe, an Ally: the IPCs it offers towards Germany's Middle East income."""
@@ -435,6 +436,7 @@ def read_standing(doc: Document, edition: Edition) -> tuple[StandingOrders | Non
         standing.shared_casualties = data["shared_casualties"]
     standing.carrier_fighters_land = [s for s in (r.spaces(data.get("carrier_fighters_land"),
                                                            ("carrier_fighters_land",)) or []) if s]
+    standing.interceptors = _interceptors(r, data.get("interceptors"), edition)
     for key, raw in (data.get("spaces") or {}).items():
         space = r.space(key, ("spaces", key))
         if space is None or not isinstance(raw, dict):
@@ -454,6 +456,23 @@ def read_standing(doc: Document, edition: Edition) -> tuple[StandingOrders | Non
                 "Middle East income paid by the other side"):
         standing.middle_east_offer = _amount(r, data["middle_east_offer"], ("middle_east_offer",))
     return standing, problems
+
+
+def _interceptors(r: Reader, raw: Any, edition: Edition) -> dict[str, int | str]:
+    """`interceptors: {territory: number or all}`: how many of this power's fighters in a raided
+    territory intercept the raid (Europe l.717, ruling `interceptors`)."""
+    if raw is None:
+        return {}
+    if not edition.combat.raid_escorts:
+        r.problem(("interceptors",), f"{edition.name} has no interceptors: bombers raid without an air "
+                                     "battle", "no `interceptors`")
+        return {}
+    result: dict[str, int | str] = {}
+    for key, value in raw.items() if isinstance(raw, dict) else ():
+        territory = r.space(key, ("interceptors", key))
+        if territory is not None and (value == "all" or isinstance(value, int) and not isinstance(value, bool)):
+            result[territory] = value
+    return result
 
 
 # Where a value stood and what a player wrote beside it change no outcome, so they stay out of the
