@@ -13,6 +13,7 @@ def _axis_allies(ruleset_id: str) -> Ruleset:
 # Factories rather than instances, so that importing the registry loads no game data.
 RULESETS = {
     "aa-revised": lambda: _axis_allies("aa-revised"),
+    "aa-europe": lambda: _axis_allies("aa-europe"),
 }
 
 _made: dict[str, Ruleset] = {}

@@ -162,6 +162,9 @@ def run_battle(turn: Turn, b: Battle) -> None:
                 pos.units[piece.id].submerged = True
     if result.retreated and any(p.type == "submarine" for p in attackers):
         turn.ruling("partial_retreat")
+    if (result.retreated and board.is_land(b.space) and turn.edition.has_option("air_partial_retreat")
+            and any(p.kind == "air" for p in result.retreated_pieces)):
+        turn.ruling("air_partial_retreat")
     for piece in result.retreated_pieces:
         unit = pos.units.get(piece.id)
         if unit is None:
