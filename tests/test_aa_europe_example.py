@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 
 from pbem.cli import app
 from pbem.core.yamlio import dump_yaml
+from test_cli_end_to_end import alter_a_die
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "aa-europe"
 TURNS = sorted(p.stem for p in (EXAMPLE / "turns").glob("*.yaml"))
@@ -77,15 +78,6 @@ def test_the_example_shows_what_the_issue_asks_for() -> None:
     convoys = [(e["space"], e["to"]) for e in by_type["capture"] if e.get("convoy")]
     assert ("British Convoy 3", "germany") in convoys and ("British Convoy 3", "uk") in convoys
     assert ("British Convoy 2", "uk") in convoys
-
-
-def alter_a_die(path: Path) -> None:
-    lines = path.read_text(encoding="utf-8").splitlines()
-    number = next(i for i, line in enumerate(lines) if json.loads(line)["type"] == "roll")
-    event = json.loads(lines[number])
-    event["dice"][0] = event["dice"][0] % 6 + 1
-    lines[number] = json.dumps(event, ensure_ascii=False, separators=(",", ":"))
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 def alter_yaml(path: Path, change) -> None:

@@ -43,6 +43,8 @@ class TurnRules:
     aa_fires_in_noncombat: bool = True
     """Whether AA guns fire at aircraft flying home from a battle in the noncombat move."""
     captured_aa_guns_stay: bool = False
+    partial_unload: bool = False
+    """Whether an unload may name the units of the cargo that go ashore (Europe, l.1169)."""
     noncombat_submarines_pass: bool = True
     """Whether submarines pass sea zones with enemy units in the noncombat move."""
     """Whether an AA gun in a territory captured this turn may not move this turn."""

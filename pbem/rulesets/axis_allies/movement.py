@@ -751,6 +751,10 @@ def _check_unload(turn: Turn, plan: MovePlan, transports: list[Unit], phase: str
     allied = [u for t in transports for u in turn.pos.cargo_of(t) if u.owner != turn.power]
     if allied:
         turn.ruling("transport_unload")
+    if move.unload_units:
+        cargo = _named_cargo(turn, cargo, move.unload_units, where, errors)
+        if cargo is None:
+            return
     if phase == "combat":
         if not turn.hostile_at_start(target):
             errors.append((where, f"{target} is friendly: unload there in the noncombat move", None))
@@ -774,6 +778,21 @@ def _check_unload(turn: Turn, plan: MovePlan, transports: list[Unit], phase: str
             errors.append((where, f"no unloading in {move.to}: enemy units are there", None))
             return
     plan.unload_units = cargo
+
+
+def _named_cargo(turn: Turn, cargo: list[Unit], wanted: dict[str, int], where: FieldPath,
+                 errors: list[Error]) -> list[Unit] | None:
+    """The units of `cargo` an unload names (Europe, ruling partial_unload); None with an error."""
+    turn.ruling("partial_unload")
+    chosen = []
+    for utype, n in wanted.items():
+        aboard = sorted((u for u in cargo if u.type == utype), key=lambda u: u.id)
+        if len(aboard) < n:
+            errors.append((where[:-1] + ("unload_units", utype), f"only {len(aboard)} {turn.words.unit(utype, len(aboard))} "
+                                                                   "of yours are aboard to unload", f"at most {len(aboard)}"))
+            return None
+        chosen += aboard[:n]
+    return chosen
 
 
 def _check_bombard(turn: Turn, plan: MovePlan, sea: list[Unit], phase: str, errors: list[Error]) -> None:

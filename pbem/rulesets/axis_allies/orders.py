@@ -59,6 +59,8 @@ class Move:
     carrier: str | None = None
     condition: dict[str, str] = field(default_factory=dict)
     note: str | None = None
+    unload_units: dict[str, int] | None = edition_field()
+    """Europe (l.1169): the units of the cargo that go ashore; without it, all of them."""
 
     @property
     def to(self) -> str:
@@ -170,6 +172,7 @@ class Reader:
     def __init__(self, doc: Document, problems: list[Problem], edition: Edition):
         self.doc = doc
         self.problems = problems
+        self.edition = edition
         self.board = edition.board
         self.table = edition.units
 
@@ -406,6 +409,14 @@ def _read_move(r: Reader, raw: Any, where: FieldPath) -> Move | None:
             ok = ok and name is not None
             setattr(move, key, name)
     move.bombing_raid = raw.get("bombing_raid") is True
+    if raw.get("unload_units") is not None:
+        if not r.edition.rules.partial_unload:
+            r.problem(where + ("unload_units",), f"in {r.edition.name} a transport unloads all of your cargo: "
+                                                 "remove `unload_units`")
+            ok = False
+        else:
+            move.unload_units = r.counts(raw["unload_units"], where + ("unload_units",))
+            ok = ok and move.unload_units is not None
     for key, outcome in (raw.get("if") or {}).items():
         space = r.space(key, where + ("if", key))
         if space is None:
