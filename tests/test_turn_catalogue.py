@@ -41,7 +41,7 @@ def build_state(case: dict[str, Any], ruleset: Ruleset) -> dict[str, Any]:
         state["units"] = {}
         state["cargo"] = {}
         state["treasury"] = {p: 0 for p in state["treasury"]}
-    for key in ("round", "next_power", "winner"):
+    for key in ("round", "next_power", "winner", "aa_guns_moved"):
         if key in spec:
             state[key] = spec[key]
     if "round" not in spec and state["round"] == 0:

@@ -43,6 +43,9 @@ class TurnRules:
     aa_fires_in_noncombat: bool = True
     """Whether AA guns fire at aircraft flying home from a battle in the noncombat move."""
     captured_aa_guns_stay: bool = False
+    middle_east_aa_guns: bool = False
+    """Whether any ally may move an AA gun in a Middle East country held by its side, once a round
+    (Europe, l.871)."""
     partial_unload: bool = False
     """Whether an unload may name the units of the cargo that go ashore (Europe, l.1169)."""
     noncombat_submarines_pass: bool = True

@@ -164,9 +164,23 @@ def _gone(turn: Turn, move: Move, utype: str, phase: str, taken: dict[int, Move]
     return known[1]
 
 
+def _middle_east_guns(turn: Turn, space: str) -> list[Unit]:
+    """Europe (l.869-871): the AA guns in a Middle East country held by the mover's side that any
+    Ally may move, less those that already moved this round; none where the rule does not apply."""
+    b, pos = turn.board, turn.pos
+    if not (turn.edition.rules.middle_east_aa_guns and b.is_land(space) and b.territories[space].middle_east
+            and turn.friendly_territory_now(space)):
+        return []
+    guns = sorted((u for u in pos.units_in(space, type="aa_gun") if b.friendly(u.owner, turn.power)),
+                  key=lambda u: (u.owner != turn.power, u.id))
+    return guns[:max(0, len(guns) - pos.aa_guns_moved.get(space, 0))]
+
+
 def _present(turn: Turn, move: Move, utype: str) -> list[Unit]:
     """The mover's units of a type in the move's space, in id order: in a sea zone its land units are
     cargo, in a territory only those not aboard anything."""
+    if utype == "aa_gun" and _middle_east_guns(turn, move.frm):
+        return _middle_east_guns(turn, move.frm)
     units = turn.pos.units_in(move.frm, owner=turn.power, type=utype, include_cargo=True)
     if turn.table.cls(utype) == "land":
         at_sea = turn.board.is_sea(move.frm)
@@ -923,6 +937,11 @@ def apply_move(turn: Turn, plan: MovePlan, phase: str) -> None:
         else:
             u.moved_noncombat = True
     for u in plan.units:
+        if u.type == "aa_gun" and _middle_east_guns(turn, move.frm) and move.path:
+            turn.ruling("middle_east_aa_gun")
+            u.owner = turn.power  # l.869: the mover owns the gun it moved
+            if b.territories[move.to].middle_east:
+                pos.aa_guns_moved[move.to] = pos.aa_guns_moved.get(move.to, 0) + 1
         if phase == "combat":
             turn.unit_moves[u.id] = move
         if is_air(turn, u) and u.aboard is not None:

@@ -109,6 +109,7 @@ class Position:
     units: dict[int, Unit]
     winner: str | None
     cash_advance: dict[str, int] = field(default_factory=dict)  # Europe's set-up round: side -> IPCs left to claim
+    aa_guns_moved: dict[str, int] = field(default_factory=dict)  # Europe: Middle East space -> guns that moved there this round
     extra: dict[str, Any] = field(default_factory=dict)  # unknown top-level keys, kept as they were
     next_id: int = 1
     index: SpaceIndex = field(default_factory=SpaceIndex, repr=False, compare=False)
@@ -120,7 +121,7 @@ class Position:
         """Build the position from a state dict of `edition` (assumed to have passed `check_state`)."""
         b, table = edition.board, edition.units
         known = {"format", "ruleset", "game", "options", "round", "next_power", "dice", "treasury",
-                 "developments", "control", "units", "cargo", "winner", "cash_advance"}
+                 "developments", "control", "units", "cargo", "winner", "cash_advance", "aa_guns_moved"}
         pos = cls(
             edition=edition, game=state.get("game", ""), options=dict(state.get("options") or {}),
             round=int(state.get("round", 1)), next_power=state.get("next_power", b.powers[0]),
@@ -129,6 +130,7 @@ class Position:
             developments={p: list((state.get("developments") or {}).get(p) or []) for p in b.powers},
             control=dict(state.get("control") or {}), units={}, winner=state.get("winner"),
             cash_advance=dict(state.get("cash_advance") or {}),
+            aa_guns_moved=dict(state.get("aa_guns_moved") or {}),
             extra={k: copy.deepcopy(v) for k, v in state.items() if k not in known})
         for space in b.sort_spaces((state.get("units") or {}).keys()):
             by_power = state["units"][space] or {}
@@ -303,6 +305,8 @@ class Position:
         state["units"] = units
         state["cargo"] = cargo
         state["winner"] = self.winner
+        if self.aa_guns_moved:
+            state["aa_guns_moved"] = {s: self.aa_guns_moved[s] for s in b.sort_spaces(self.aa_guns_moved)}
         state.update(copy.deepcopy(self.extra))
         return state
 

@@ -427,3 +427,4 @@ def _next_turn(turn: Turn) -> None:
     pos.next_power = b.powers[(i + 1) % len(b.powers)]
     if i + 1 == len(b.powers):
         pos.round += 1
+        pos.aa_guns_moved.clear()  # l.871: once a round
