@@ -179,9 +179,9 @@ def land_aircraft(turn: Turn) -> None:
         turn.event("move", phase="noncombat", power=turn.power, units={u.type: 1}, **{"from": start}, path=path,
                    to=path[-1], note="landing by default")
         if flak_spaces and (u.moved or u.fought):
-            if turn.edition.rules.aa_fires_in_noncombat:
+            if turn.edition.rules.aa_fires_in_noncombat or u.retreated:
                 flak(turn, [u], flak_spaces)
-            else:
+            if not turn.edition.rules.aa_fires_in_noncombat:
                 turn.ruling("aa_on_return")
         if u.id in turn.pos.units:
             _settle(turn, u)

@@ -881,9 +881,9 @@ def check_air(turn: Turn, plan: MovePlan, air: list[Unit], phase: str, with_ship
         turn.ruling("noncombat_overfly")
     if fought:
         guns = [s for s in move.path[:-1] if _enemy_aa(turn, s, now=True)]
-        if turn.edition.rules.aa_fires_in_noncombat:
-            plan.flak = guns
-        elif guns:
+        if turn.edition.rules.aa_fires_in_noncombat or any(u.retreated for u in air):
+            plan.flak = guns  # Europe: only aircraft that retreated are fired at on their way (l.480)
+        if guns and not turn.edition.rules.aa_fires_in_noncombat:
             turn.ruling("aa_on_return")
     for u in air:
         if b.is_land(dest):
