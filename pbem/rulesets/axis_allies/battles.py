@@ -51,6 +51,8 @@ def battle_sequence(turn: Turn) -> tuple[list[str], list[str]]:
     for space in b.sort_spaces({u.space for u in pos.all_units() if u.owner == turn.power}):
         if space not in spaces and pos.enemy_units_in(space, turn.power) and b.is_sea(space):
             spaces.append(space)  # units that stayed in a zone with enemy units attack them
+            if turn.edition.has_option("shared_zone_battle"):
+                turn.ruling("shared_zone_battle")
     listed = [s for s in turn.orders.battle_order if s in spaces]
     ordered = listed + [s for s in spaces if s not in listed]
     assault_zones = {a.zone for a in turn.assaults}
@@ -168,6 +170,8 @@ def fight(turn: Turn, space: str) -> None:
     has_aa = any(u.type == "aa_gun" for u in defenders)
     if not combatants and not (has_aa and aircraft):
         # nobody to fight: an empty enemy territory (or one with only an AA gun or a complex) is taken
+        if defenders and turn.edition.has_option("aa_only_territory"):
+            turn.ruling("aa_only_territory")
         _after_uncontested(turn, space, attackers)
     elif turn.checking:
         _assume_won(turn, space, attackers, defenders)
