@@ -146,7 +146,8 @@ def check_state(doc: Document, edition: Edition) -> list[Problem]:
                     else:
                         size += table[utype].transport_size * n
             if size > (table["transport"].capacity or 5):
-                bad(("cargo", space, i), "more cargo than one transport carries (1 land unit + 1 infantry)")
+                bad(("cargo", space, i), "more cargo than one transport carries "
+                                         f"({edition.rules.transport_room})")
         for owner, n in per_owner.items():
             have = ((units.get(space) or {}).get(owner) or {}).get("transport", 0)
             if n > have:

@@ -59,6 +59,10 @@ class TurnRules:
     extra_placement: Mapping[str, str] = field(default_factory=dict)
     """Power -> a territory where it may place land and air units without a complex."""
     middle_east_income: str | None = None
+    transport_room: str = "1 land unit + 1 infantry"
+    """One transport's room as messages write it in short (units.yaml holds the numbers)."""
+    transport_room_in_full: str = "1 land unit of any type and 1 more infantry"
+    """The same, as the `allowed` of a problem writes it."""
     takeover: Mapping[str, Any] = field(default_factory=dict)
     """Europe's Patriotic War: `by` (the power that takes over), `from` (whose units), in the
     territories its board marks `soviet`."""

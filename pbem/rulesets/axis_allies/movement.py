@@ -498,7 +498,7 @@ def _check_boarding(turn: Turn, plan: MovePlan, land: list[Unit], phase: str, er
     loads = assign_cargo(turn, transports, land)
     if loads is None:
         errors.append((move.where + ("path", 0), f"no friendly transport in {zone} can take "
-                                                 f"{turn.counts(land)} (room: 1 land unit + 1 infantry each; "
+                                                 f"{turn.counts(land)} (room: {turn.edition.rules.transport_room} each; "
                                                  "your own transports only if they did not move or unload)", None))
         return
     turn.ruling("allied_transport")
@@ -732,7 +732,7 @@ def _check_loads(turn: Turn, plan: MovePlan, transports: list[Unit], phase: str,
         errors.append((move.where + ("load",), f"{turn.words.units(turn.counts(boarding))} do not fit aboard "
                                                f"{count} transport{'s' if count != 1 else ''} with the cargo "
                                                "already aboard",
-                       "per transport: 1 land unit of any type and 1 more infantry"))
+                       f"per transport: {turn.edition.rules.transport_room_in_full}"))
         return
     if phase == "combat" and not move.unload:
         errors.append((move.where + ("load",), "land units loaded in the combat move must go ashore in an "
