@@ -48,10 +48,15 @@ def battle_sequence(turn: Turn) -> tuple[list[str], list[str]]:
     """(amphibious sea battles, other battle spaces) in the order they are fought."""
     pos, b = turn.pos, turn.board
     spaces = list(turn.battle_spaces)
+    shared_zone_rule = turn.edition.has_option("shared_zone_battle")
     for space in b.sort_spaces({u.space for u in pos.all_units() if u.owner == turn.power}):
         if space not in spaces and pos.enemy_units_in(space, turn.power) and b.is_sea(space):
+            if shared_zone_rule and not any(turn.table[u.type].attack for u in pos.units_in(space, owner=turn.power)):
+                # Europe: transports alone do not attack; they may leave in the noncombat move (l.1190)
+                turn.ruling("shared_zone_battle")
+                continue
             spaces.append(space)  # units that stayed in a zone with enemy units attack them
-            if turn.edition.has_option("shared_zone_battle"):
+            if shared_zone_rule:
                 turn.ruling("shared_zone_battle")
     listed = [s for s in turn.orders.battle_order if s in spaces]
     ordered = listed + [s for s in spaces if s not in listed]
@@ -136,8 +141,9 @@ def _held_clause(turn: Turn) -> str:
     """What else a retreat's territory must be, in words (Europe: held at the start of the turn)."""
     if not turn.edition.has_option("retreat_destination"):
         return ""
-    who = turn.power if turn.opt("retreat_destination") == "attacker_held" else f"{turn.power}'s side"
-    return f" (a territory: one {who} held at the start of the turn, l.478)"
+    power = turn.words.power(turn.power)
+    who = f"the {power}" if turn.opt("retreat_destination") == "attacker_held" else f"the {power}'s side"
+    return f" (a territory: one held by {who} at the start of the turn, l.478)"
 
 
 def _held_at_start_for_retreat(turn: Turn, territory: str) -> bool:

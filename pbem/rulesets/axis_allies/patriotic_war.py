@@ -16,13 +16,15 @@ def take_over(turn: Turn) -> None:
         return
     if turn.power != rule["by"]:
         for e in entries:
-            turn.problem(e.where, f"only {rule['by']} takes over allied units (the Patriotic War, l.797)")
+            turn.problem(e.where, f"only the {turn.words.power(rule['by'])} takes over allied units (the Patriotic War, "
+                                    "l.797)")
         return
     turn.ruling("patriotic_war")
     b = turn.board
     for e in entries:
         if e.power not in rule["from"]:
-            turn.problem(e.where + ("power",), f"the Patriotic War takes over units of {', '.join(rule['from'])} only",
+            turn.problem(e.where + ("power",), "the Patriotic War takes over units of "
+                         f"{' and '.join(turn.words.power(p) for p in rule['from'])} only",
                          ", ".join(rule["from"]))
             continue
         if not b.is_land(e.territory) or b.territories[e.territory].soviet is None:
@@ -33,7 +35,8 @@ def take_over(turn: Turn) -> None:
         for utype, n in e.units.items():
             there = [u for u in turn.pos.units_in(e.territory, owner=e.power, type=utype) if u.aboard is None]
             if turn.table.cls(utype) == "building" or len(there) < n:
-                turn.problem(e.where + ("units", utype), f"{e.power} has {len(there)} {turn.words.unit(utype, len(there))} "
+                turn.problem(e.where + ("units", utype), f"{turn.words.power(e.power)} has {len(there)} "
+                                                         f"{turn.words.unit(utype, len(there))} "
                                                          f"in {e.territory} that can be taken over", f"at most {len(there)}")
                 continue
             taken += sorted(there, key=lambda u: u.id)[:n]
