@@ -74,6 +74,7 @@ class Factory:
     limit: int
     used: int = 0
     zones: list[str] = field(default_factory=list)
+    rulings: tuple[str, ...] = ()  # the rulings that set its limit, logged once it places something
 
     @property
     def room(self) -> int:
@@ -114,11 +115,12 @@ def usable_complexes(turn: Turn) -> dict[str, Factory]:
             continue
         if _allys_complex_barred(turn, territory):
             continue
-        limit = UNLIMITED if _national(turn, territory) else b.ipc(territory)
+        national, rulings = _national(turn, territory)
         zones = b.coastal_zones(territory)
         if turn.edition.rules.extra_placement.get(turn.power) == territory and turn.opt("canada_placement") == "land_and_air":
             zones = []  # l.817: land and air units only
-        result[territory] = Factory(territory, limit, zones=zones)
+        result[territory] = Factory(territory, UNLIMITED if national else b.ipc(territory), zones=zones,
+                                    rulings=rulings)
     return result
 
 
@@ -126,19 +128,18 @@ UNLIMITED = 10 ** 6
 """The room of a complex without a placement limit (more than any purchase can be)."""
 
 
-def _national(turn: Turn, territory: str) -> bool:
-    """Europe (l.813, l.903): a complex in the power's own national territory places without limit;
-    by option axis_factories = limited only Germany's capital territory is German national territory."""
+def _national(turn: Turn, territory: str) -> tuple[bool, tuple[str, ...]]:
+    """Europe (l.813, l.903): whether a complex in the power's own national territory places without
+    limit (by option axis_factories = limited only Germany's capital territory is German national
+    territory), and the rulings that decide it."""
     if turn.edition.rules.placement_limit != "captured_complexes":
-        return False
+        return False, ()
     b = turn.board
     if b.territories[territory].original_owner != turn.power:
-        return False
+        return False, ("national_factory",)
     if b.side[turn.power] == "axis" and territory != b.capitals[turn.power]:
-        turn.ruling("axis_factories")
-        return turn.opt("axis_factories") == "unlimited"
-    turn.ruling("national_factory")
-    return True
+        return turn.opt("axis_factories") == "unlimited", ("national_factory", "axis_factories")
+    return True, ("national_factory",)
 
 
 def _allys_complex_barred(turn: Turn, territory: str) -> bool:
@@ -265,6 +266,8 @@ def _place_on_land(turn: Turn, p: Placement, factories: dict[str, Factory], new_
                                   f"{factory.used} already placed there, {count} more asked", f"{factory.room} or fewer")
         return
     factory.used += count
+    for name in factory.rulings:
+        turn.ruling(name)
     if turn.edition.rules.extra_placement.get(turn.power) == p.at:
         turn.ruling("canada_placement")
     if not turn.checking:
@@ -307,6 +310,8 @@ def _place_at_sea(turn: Turn, p: Placement, factories: dict[str, Factory],
                                   f"{factory.used} already placed there, {count} more asked", f"{factory.room} or fewer")
         return
     factory.used += count
+    for name in factory.rulings:
+        turn.ruling(name)
     if units.get("fighter") or (p.aboard or 0):
         turn.ruling("placement_limit")
     new_fighters = units.get("fighter", 0)

@@ -179,8 +179,9 @@ def _middle_east_guns(turn: Turn, space: str) -> list[Unit]:
 def _present(turn: Turn, move: Move, utype: str) -> list[Unit]:
     """The mover's units of a type in the move's space, in id order: in a sea zone its land units are
     cargo, in a territory only those not aboard anything."""
-    if utype == "aa_gun" and _middle_east_guns(turn, move.frm):
-        return _middle_east_guns(turn, move.frm)
+    guns = _middle_east_guns(turn, move.frm) if utype == "aa_gun" else []
+    if guns:
+        return guns
     units = turn.pos.units_in(move.frm, owner=turn.power, type=utype, include_cargo=True)
     if turn.table.cls(utype) == "land":
         at_sea = turn.board.is_sea(move.frm)

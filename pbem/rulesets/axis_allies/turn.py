@@ -163,8 +163,8 @@ def claim_cash_advance(turn: Turn) -> None:
                      f"{left} or less")
         claim = left
     pos.cash_advance[side] = left - claim
-    if turn.board.powers[-1] == turn.power or not any(
-            turn.board.side[p] == side for p in turn.board.powers[turn.board.powers.index(turn.power) + 1:]):
+    later = turn.board.powers[turn.board.powers.index(turn.power) + 1:]
+    if not any(turn.board.side[p] == side for p in later):
         pos.cash_advance.pop(side)  # the last power of the side: what nobody claimed is gone
     pos.treasury[turn.power] += claim
     turn.event("cash_advance", power=turn.power, amount=claim, left=left - claim, treasury_after=pos.treasury[turn.power])
