@@ -79,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     except InputError as exc:
         print(f"error: the turn file does not load:\n{exc}", file=sys.stderr)
         return 1
-    power = inputs.orders.data["power"]
+    power = inputs.acting
     print(f"{turn.relative_to(REPO) if turn.is_relative_to(REPO) else turn}: {power}, round "
           f"{inputs.state.data['round']}; best of {args.runs} after one warm-up")
 
@@ -89,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
 
     def with_markdown():
         result = resolve_turn(inputs)
-        model = report_model(inputs.state.data, result.state, result.events, inputs.orders.data.get("note"))
+        model = report_model(inputs.state.data, result.state, result.events, inputs.submissions[inputs.acting].data.get("note"))
         return result, render_markdown(model)
 
     def with_everything():

@@ -16,7 +16,7 @@ from pbem.core.errors import InputError, display_path, escape_controls
 from pbem.core.folder import game_folder_of
 from pbem.core.game import (Verified, ledger_entry, new_game, read_ledger, record_turn, seed_for_turn,
                             verify_game, write_secret)
-from pbem.core.schemas import SCHEMA_NAMES, schema_data, schema_text, validate
+from pbem.core.schemas import CORE_SCHEMAS, SCHEMA_NAMES, schema_data, schema_text, validate
 from pbem.core.turn import check_output, decisions_digest, load_turn, resolve_turn, turn_lock, write_outputs
 from pbem.core.yamlio import Document, load_document, load_json_lines, parse_document
 from pbem.rulesets import RULESETS, get_ruleset
@@ -104,7 +104,9 @@ def _odds_ruleset(ruleset_id: str):
 def _load_state(path: Path) -> Document:
     """A state file that passes its schema, else `InputError`."""
     doc = _load(path)
-    problems = validate("state", doc)
+    name = doc.data.get("ruleset") if isinstance(doc.data, dict) else None
+    package = get_ruleset(name).schema_package if name in RULESETS else CORE_SCHEMAS
+    problems = validate("state", doc, package)
     if problems:
         raise InputError(problems)
     return doc
@@ -188,10 +190,11 @@ def secret(file: Path = typer.Argument(..., help="The new secret file to write (
 _KINDS = ("auto", "orders", "standing-orders")
 
 
-def _kind_of(doc: Document) -> str:
+def _kind_of(doc: Document, package: str) -> str:
     """Orders unless the file has a field that only standing orders have and none that only orders have."""
     fields = set(doc.data) if isinstance(doc.data, dict) else set()
-    orders, standing = (set(schema_data(name)["properties"]) for name in ("orders", "standing-orders"))
+    orders, standing = (set(schema_data(name, package=package)["properties"])
+                        for name in ("orders", "standing-orders"))
     return "standing-orders" if fields & (standing - orders) and not fields & (orders - standing) else "orders"
 
 
@@ -214,20 +217,26 @@ def validate_orders(file: Path = typer.Argument(..., help="The orders or standin
     try:
         state_doc = _load_state(state)
         ruleset = get_ruleset(state_doc.data["ruleset"])
+        package = ruleset.schema_package
         doc = _load(file)
         if kind == "auto":
-            kind = _kind_of(doc)
-        problems = validate(kind, doc)
+            kind = _kind_of(doc, package)
+        problems = validate(kind, doc, package)
         standing_docs = {}
         for path in standing:
             other = _load(path)
-            problems += validate("standing-orders", other)
+            problems += validate("standing-orders", other, package)
             if not problems:
-                standing_docs[other.data["power"]] = other
+                standing_docs[other.data[ruleset.role_field]] = other
         if not problems:
             problems = ruleset.check_state(state_doc)
+        awaited = ruleset.awaiting(state_doc.data)
+        if not problems and kind == "orders" and not awaited:
+            problems = [state_doc.problem((), "the game is over: no role is to submit orders")]
         if not problems:
-            problems = (ruleset.check_orders(state_doc.data, doc, standing_docs) if kind == "orders"
+            role = doc.data[ruleset.role_field]
+            submissions = {role if role in awaited else awaited[0]: doc}  # the ruleset says whose turn it is
+            problems = (ruleset.check_orders(state_doc.data, submissions, standing_docs) if kind == "orders"
                         else ruleset.check_standing_orders(state_doc.data, doc))
         if problems:
             raise InputError(problems)
@@ -236,7 +245,7 @@ def validate_orders(file: Path = typer.Argument(..., help="The orders or standin
     what = "orders" if kind != "standing-orders" else "standing orders"
     facts = {"file": display_path(file), "kind": kind}
     if failure is None and kind == "orders":  # published before the players reveal their dice values
-        facts["decisions_digest"] = decisions_digest(state_doc.data, doc, standing_docs)
+        facts["decisions_digest"] = decisions_digest(state_doc.data, submissions, standing_docs)
     _outcome(failure, as_json, facts, f"the {what} are not valid")
     if not as_json:
         digest = f"; decisions digest {facts['decisions_digest']}" if "decisions_digest" in facts else ""
@@ -253,7 +262,7 @@ def adjudicate(turn: Path = typer.Argument(..., help="The turn file (ruleset, st
     try:
         with turn_lock(turn):
             inputs = load_turn(turn)
-            _show_notes(inputs.turn, inputs.state, inputs.orders, *inputs.standing.values())
+            _show_notes(inputs.turn, inputs.state, *inputs.submissions.values(), *inputs.standing.values())
             check_output(inputs, force=force)  # refuse before spending time on the turn and its map
             if folder is not None:
                 read_ledger(folder)  # a ledger that cannot be read stops the turn before anything is written

@@ -59,12 +59,12 @@ def test_random_orders(turn):
     power, orders, seed = turn
     state = dict(OPENING, next_power=power)
     doc = parse_document(dump_yaml(orders), "orders.yaml")
-    problems = RULES.check_orders(state, doc, {})
+    problems = RULES.check_orders(state, {state["next_power"]: doc}, {})
     assert all(p.file == "orders.yaml" and p.field for p in problems)
     if problems:
         return
     log = EventLog()
-    after = RULES.resolve(state, doc, {}, DiceStream(seed, "fuzz"), log)
+    after = RULES.resolve(state, {state["next_power"]: doc}, {}, DiceStream(seed, "fuzz"), log)
     assert RULES.check_state(parse_document(dump_yaml(after), "state.yaml")) == []
     assert log.events and log.events[-1]["type"] in ("income", "victory_check")
 
@@ -110,10 +110,10 @@ def test_random_attacks_play_to_valid_states(turn):
     power, orders, seed = turn
     state = dict(OPENING, next_power=power)
     doc = parse_document(dump_yaml(orders), "orders.yaml")
-    problems = RULES.check_orders(state, doc, {})
+    problems = RULES.check_orders(state, {state["next_power"]: doc}, {})
     assert problems == [], "\n".join(map(str, problems))
     log = EventLog()
-    after = RULES.resolve(state, doc, {}, DiceStream(seed, "fuzz"), log)
+    after = RULES.resolve(state, {state["next_power"]: doc}, {}, DiceStream(seed, "fuzz"), log)
     assert RULES.check_state(parse_document(dump_yaml(after), "state.yaml")) == []
     assert len(log.of_type("battle_end")) == len(log.of_type("battle_start"))
     for end in log.of_type("battle_end"):

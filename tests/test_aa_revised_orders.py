@@ -28,7 +28,8 @@ def opening(next_power: str = "germany", **changes) -> dict:
 def problems_of(text: str, state: dict | None = None, standing: dict[str, str] | None = None):
     doc = parse_document(text, "orders.yaml")
     docs = {p: parse_document(t, f"standing-{p}.yaml") for p, t in (standing or {}).items()}
-    return RULES.check_orders(state or opening(), doc, docs)
+    state = state or opening()
+    return RULES.check_orders(state, {state["next_power"]: doc}, docs)
 
 
 def find(problems, field: str, text: str = ""):

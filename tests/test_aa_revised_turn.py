@@ -56,9 +56,9 @@ def opening(next_power: str = "germany") -> dict:
 def play(state: dict, orders_text: str, seed: str, standing: dict[str, str] | None = None):
     orders = parse_document(orders_text, "orders.yaml")
     docs = {p: parse_document(t, f"{p}.yaml") for p, t in (standing or {}).items()}
-    assert RULES.check_orders(state, orders, docs) == []
+    assert RULES.check_orders(state, {state["next_power"]: orders}, docs) == []
     log = EventLog()
-    after = RULES.resolve(state, orders, docs, DiceStream(seed, "test"), log)
+    after = RULES.resolve(state, {state["next_power"]: orders}, docs, DiceStream(seed, "test"), log)
     return after, log
 
 

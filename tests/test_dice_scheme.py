@@ -59,7 +59,7 @@ def dice_events(folder: Path) -> list[dict]:
 def digest_of(orders_text: str, standing: dict[str, str]) -> str:
     state = load_document(EXAMPLE / "start" / "state.yaml").data
     state["dice"] = {"scheme": 2, **state["dice"]}
-    return decisions_digest(state, parse_document(orders_text, "orders.yaml"),
+    return decisions_digest(state, {"ussr": parse_document(orders_text, "orders.yaml")},
                             {p: parse_document(text, f"{p}.yaml") for p, text in standing.items()})
 
 

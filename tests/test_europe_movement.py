@@ -20,6 +20,6 @@ def test_revised_refuses_a_patriotic_war_order():
     state["next_power"] = "ussr"
     orders = parse_document("power: ussr\npatriotic_war:\n  - {territory: Karelia S.S.R., power: uk, "
                             "units: {infantry: 1}}\n", "orders.yaml")
-    problems = revised.check_orders(state, orders, {})
+    problems = revised.check_orders(state, {state["next_power"]: orders}, {})
     assert [(p.line, p.field) for p in problems] == [(2, "patriotic_war")]
     assert "Patriotic War" in problems[0].message

@@ -199,12 +199,12 @@ def karelia_turn(dice: list[int]) -> tuple[dict, dict, EventLog]:
     state["units"]["Karelia S.S.R."] = {"ussr": {"infantry": 1}}
     before = copy.deepcopy(state)
     orders = parse_document(ATTACK, "orders.yaml")
-    assert RULES.check_orders(state, orders, {}) == []
+    assert RULES.check_orders(state, {state["next_power"]: orders}, {}) == []
     log = EventLog()
     log.add("turn_start", round=1, power="germany", turn=2, seed="1" * 64, seed_commitment="0" * 64,
             orders_digest="0" * 64)
     fixed = FixedDice(dice)
-    after = RULES.resolve(state, orders, {}, fixed, log)
+    after = RULES.resolve(state, {state["next_power"]: orders}, {}, fixed, log)
     assert fixed.unused == 0
     log.add("turn_end", round=1, power="germany", next_power=after["next_power"], dice_rolled=fixed.rolled,
             next_seed_commitment="1" * 64)

@@ -212,9 +212,9 @@ def played(orders: str, dice: list[int], **units: dict[str, int]) -> EventLog:
     for space, counts in units.items():
         state["units"][space.replace("_", " ")]["germany"].update(counts)
     document = parse_document(orders, "orders.yaml")
-    assert RULES.check_orders(state, document, {}) == []
+    assert RULES.check_orders(state, {state["next_power"]: document}, {}) == []
     log = EventLog()
-    RULES.resolve(state, document, {}, FixedDice(dice), log)
+    RULES.resolve(state, {state["next_power"]: document}, {}, FixedDice(dice), log)
     return log
 
 

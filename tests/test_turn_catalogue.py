@@ -107,7 +107,7 @@ def test_case(path: Path) -> None:
     before = copy.deepcopy(state)
     orders = as_document(case["orders"], f"{path.stem}/orders.yaml")
     standing = {p: as_document(v, f"{path.stem}/standing-{p}.yaml") for p, v in (case.get("standing_orders") or {}).items()}
-    problems = ruleset.check_orders(state, orders, standing)
+    problems = ruleset.check_orders(state, {state["next_power"]: orders}, standing)
     expect = case.get("expect") or {}
     if "problems" in expect:
         shown = "\n".join(str(p) for p in problems)
@@ -121,7 +121,7 @@ def test_case(path: Path) -> None:
     assert problems == [], "\n".join(str(p) for p in problems)
     dice = FixedDice(case.get("dice") or [])
     log = EventLog()
-    after = ruleset.resolve(state, orders, standing, dice, log)
+    after = ruleset.resolve(state, {state["next_power"]: orders}, standing, dice, log)
     assert state == before, "resolve must not change the state it is given"
     events = log.events
     shown = "\n".join(str(e) for e in events)
@@ -143,5 +143,5 @@ def test_case(path: Path) -> None:
     if not case.get("dice_may_remain"):
         assert dice.unused == 0, f"{dice.unused} of the case's dice were not rolled"
     # the same inputs give the same bytes
-    again = ruleset.resolve(state, orders, standing, FixedDice(case.get("dice") or []), EventLog())
+    again = ruleset.resolve(state, {state["next_power"]: orders}, standing, FixedDice(case.get("dice") or []), EventLog())
     assert dump_yaml(again) == dump_yaml(after)

@@ -22,9 +22,13 @@ import secrets
 
 SEED_BYTES = 32
 CURRENT_SCHEME = 2
-# 252 is the largest multiple of 6 below 256: bytes from 252 up are thrown away so each face
-# has probability exactly 1/6.
-_ACCEPT_BELOW = 252
+# A draw below n <= 256 reads one byte and throws away the bytes from the largest multiple of n
+# below 256 up (for a d6, bytes 252-255), so that each value has probability exactly 1/n; a larger
+# n reads four bytes the same way. A d6 thus reads the stream exactly as games before dice of
+# other sizes did.
+_ONE_BYTE_LIMIT = 256
+_FOUR_BYTES = 1 << 32
+MAX_BELOW = _FOUR_BYTES
 
 
 def commitment(seed_hex: str) -> str:
@@ -65,7 +69,11 @@ def shared_key(seed_hex: str, contributions: dict[str, str]) -> str:
 
 
 class DiceStream:
-    """Six-sided dice drawn from HMAC-SHA256(seed, identity || block counter)."""
+    """Dice, draws and shuffles drawn from HMAC-SHA256(seed, identity || block counter).
+
+    Every value is a draw below some n taken from the stream in order, so anyone who knows the
+    seed and the identity can repeat a turn's dice, draws and shuffles exactly.
+    """
 
     def __init__(self, seed_hex: str, identity: str):
         self._key = bytes.fromhex(seed_hex)
@@ -85,15 +93,34 @@ class DiceStream:
         self._pos += 1
         return byte
 
-    def roll(self, count: int) -> list[int]:
-        """Roll `count` dice."""
-        dice = []
-        while len(dice) < count:
-            byte = self._next_byte()
-            if byte < _ACCEPT_BELOW:
-                dice.append(byte % 6 + 1)
+    def below(self, n: int) -> int:
+        """A whole number from 0 to n - 1, each equally likely."""
+        if not 1 <= n <= MAX_BELOW:
+            raise ValueError(f"cannot draw below {n}: n must be 1 to {MAX_BELOW}")
+        if n <= _ONE_BYTE_LIMIT:
+            limit = _ONE_BYTE_LIMIT - _ONE_BYTE_LIMIT % n
+            while (value := self._next_byte()) >= limit:
+                pass
+            return value % n
+        limit = _FOUR_BYTES - _FOUR_BYTES % n
+        while (value := int.from_bytes(bytes(self._next_byte() for _ in range(4)), "big")) >= limit:
+            pass
+        return value % n
+
+    def roll(self, count: int, sides: int = 6) -> list[int]:
+        """Roll `count` dice of `sides` faces, each 1 to `sides`."""
+        dice = [self.below(sides) + 1 for _ in range(count)]
         self.rolled += count
         return dice
+
+    def shuffle(self, items: list) -> list:
+        """A new list of `items` in an order drawn from the stream, every order equally likely
+        (Fisher-Yates: the item for each place from the last down is drawn below the places left)."""
+        order = list(items)
+        for last in range(len(order) - 1, 0, -1):
+            pick = self.below(last + 1)
+            order[last], order[pick] = order[pick], order[last]
+        return order
 
 
 class FixedDice:
@@ -103,11 +130,13 @@ class FixedDice:
         self._values = list(values)
         self.rolled = 0
 
-    def roll(self, count: int) -> list[int]:
-        """Take the next `count` dice from the list."""
+    def roll(self, count: int, sides: int = 6) -> list[int]:
+        """Take the next `count` dice from the list (each must be a face of a `sides`-sided die)."""
         if self.rolled + count > len(self._values):
             raise ValueError(f"the fixed dice ran out after {len(self._values)} dice")
         dice = self._values[self.rolled:self.rolled + count]
+        if any(not 1 <= d <= sides for d in dice):
+            raise ValueError(f"the fixed dice {dice} are not all faces of a d{sides}")
         self.rolled += count
         return dice
 

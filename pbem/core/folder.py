@@ -2,6 +2,7 @@
 
     GAME/game.yaml          public: ruleset, options, the dice commitment published at the start
     GAME/secret.yaml        the moderator's secret that every turn seed grows from; keep it private
+    GAME/reveal.yaml        a game with hidden cards: the hidden key, published when the game ends
     GAME/start/state.yaml   the opening position
     GAME/turns/*.yaml       one turn file per turn played; each names its inputs and output folder
 """
@@ -12,6 +13,7 @@ from pathlib import Path
 
 GAME_FILE = "game.yaml"
 SECRET_FILE = "secret.yaml"
+REVEAL_FILE = "reveal.yaml"
 STATE_FILE = "state.yaml"
 START_STATE = Path("start") / STATE_FILE
 TURNS_DIR = "turns"
@@ -21,7 +23,13 @@ REPORTS = ("report.md", "report.bbcode", "report.html")
 # game by its facts and, on request, its text reports, never by these bytes.
 DRAWN = ("map.png", "report.html")
 OUTPUT_FILES = (STATE_FILE, EVENTS_FILE, *REPORTS, "map.png")
-"""Everything a turn writes: an output folder holds these and nothing else."""
+"""Everything a turn writes (with a private report per role, `private_reports`): an output folder
+holds these and nothing else."""
+
+
+def private_reports(role: str) -> tuple[str, ...]:
+    """The names of one role's private reports, written beside the public ones."""
+    return tuple(name.replace("report.", f"report-{role}.") for name in REPORTS)
 
 
 def game_folder_of(path: Path | str) -> Path | None:

@@ -15,7 +15,9 @@ from typing import Any, Callable
 from pbem.core.dice import CURRENT_SCHEME, SEED_BYTES, commitment, new_chain_secret, turn_seed
 from pbem.core.errors import InputError, Problem, display_path
 from pbem.core.files import MAX_INPUT_BYTES, inside_game, read_input
-from pbem.core.folder import DRAWN, GAME_FILE, REPORTS, SECRET_FILE, START_STATE, STATE_FILE, TURNS_DIR
+from pbem.core.folder import (DRAWN, GAME_FILE, REPORTS, REVEAL_FILE, SECRET_FILE, START_STATE, STATE_FILE,
+                              TURNS_DIR, private_reports)
+from pbem.core.hidden import hidden_key, hidden_stream, read_hidden_key
 from pbem.core.ruleset import option_problems
 from pbem.core.schemas import validate
 from pbem.core.turn import (EVENTS_FILE, TurnInputs, TurnResult, input_files, load_turn, orders_digest,
@@ -56,8 +58,13 @@ def new_game(ruleset_id: str, folder: Path, game: str, options: dict[str, Any],
     secret = new_chain_secret()
     published = turn_seed(secret, 0, CHAIN_LENGTH)
     shared = {"players": dict(sorted(players.items()))} if players else {}
-    state = ruleset.opening_state(game, chosen)
-    state["dice"] = {"scheme": CURRENT_SCHEME, "commitment": published, "turn": 1, **shared}
+    if ruleset.hidden_information:
+        key = hidden_key(secret)
+        shared["hidden_commitment"] = commitment(key)
+        state = ruleset.opening_state(game, chosen, hidden_stream(key, ruleset.id, game, 0))
+    else:
+        state = ruleset.opening_state(game, chosen)
+    state["dice"] = opening_dice({"scheme": CURRENT_SCHEME, "commitment": published, **shared})
     staging = staging_folder(folder.resolve())  # `.` has no name to put a staging folder beside
     moved: list[Path] = []
     try:
@@ -120,6 +127,15 @@ def _chain_problems(doc: Document, where: tuple[str, ...], key: str) -> list[Pro
     return problems
 
 
+def read_secret(path: Path) -> str:
+    """The secret of a secret chain file, checked."""
+    doc = load_document(path)
+    problems = _chain_problems(doc, (), "secret")
+    if problems:
+        raise InputError(problems)
+    return doc.data["secret"]
+
+
 def seed_for_turn(path: Path, turn: int) -> str:
     """Game turn `turn`'s value of a secret chain: the moderator's seed when `path` is a game
     folder (its secret.yaml), a player's contribution when it is their own secret file."""
@@ -166,7 +182,7 @@ def _check_orders_digest(folder: Path, inputs: TurnInputs) -> None:
         return
     shown = f"{display_path(recorded)} line 1"
     played = {(i["kind"], i["power"]): i for i in input_files(inputs)}
-    docs = {("orders", inputs.orders.data["power"]): inputs.orders,
+    docs = {**{("orders", role): doc for role, doc in inputs.submissions.items()},
             **{("standing_orders", power): doc for power, doc in inputs.standing.items()}}
     changed = []
     for then in start.get("inputs") or []:
@@ -178,7 +194,8 @@ def _check_orders_digest(folder: Path, inputs: TurnInputs) -> None:
     digest = start.get("orders_digest")
     if isinstance(digest, str) and digest != orders_digest(inputs):
         standing = ", ".join(doc.path for _, doc in sorted(inputs.standing.items()))
-        changed.append(Problem(inputs.orders.path, None, "", "not the orders that were adjudicated: the "
+        changed.append(Problem(", ".join(d.path for d in inputs.submissions.values()), None, "",
+                               "not the orders that were adjudicated: the "
                                "digest of these orders" + (f" and the standing orders ({standing})" if standing
                                                             else "") + f" differs from the orders_digest "
                                f"{digest[:16]}… recorded in {shown}; the orders (or that record) were changed "
@@ -215,7 +232,7 @@ def opening_dice(game_dice: dict[str, Any]) -> dict[str, Any]:
     """The opening state's dice block for the dice block of game.yaml."""
     scheme = {"scheme": game_dice["scheme"]} if "scheme" in game_dice else {}
     shared = {"players": game_dice["players"]} if game_dice.get("players") else {}
-    return {**scheme, "commitment": game_dice["commitment"], "turn": 1, **shared}
+    return {**scheme, "commitment": game_dice["commitment"], "turn": 1, **shared}  # the hidden key stays out
 
 
 def _relative(folder: Path, path: Path) -> str:
@@ -224,7 +241,7 @@ def _relative(folder: Path, path: Path) -> str:
 
 def ledger_entry(folder: Path, turn_file: Path, inputs: TurnInputs, result: TurnResult) -> dict[str, Any]:
     """The ledger line that records one adjudicated turn of the game in `folder`."""
-    return {"turn": inputs.state.data["dice"]["turn"], "power": inputs.orders.data["power"],
+    return {"turn": inputs.state.data["dice"]["turn"], "power": inputs.acting,
             "turn_file": _relative(folder, turn_file), "output": _relative(folder, inputs.output),
             "state_sha256": hashlib.sha256(result.files[STATE_FILE]).hexdigest(),
             "events_sha256": hashlib.sha256(result.files[EVENTS_FILE]).hexdigest()}
@@ -271,17 +288,21 @@ def _check_outputs(folder: Path, inputs: TurnInputs, result: TurnResult, reports
         raise InputError([Problem(display_path(inputs.output), None, "", "missing: the turn's output folder "
                                   "was not recorded", "the folder the turn file names as its output")])
     problems = []
-    for name in sorted(set(result.files) | set(REPORTS)):
+    ruleset = get_ruleset(inputs.state.data["ruleset"])
+    reports_written = set(REPORTS) | ({name for role in ruleset.powers for name in private_reports(role)}
+                                      if ruleset.hidden_information else set())
+    drawn = set(DRAWN) | {name for name in reports_written if name.endswith(".html")}
+    for name in sorted(set(result.files) | reports_written):
         recorded = inputs.output / name
         if not recorded.is_file():
             problems.append(Problem(display_path(recorded), None, "", "missing: the turn's output was not recorded"))
-        elif name in result.files and name not in DRAWN:
+        elif name in result.files and name not in drawn:
             # bounded: a recorded file may be endless or a link out of the game, which is never shown
             data = read_input(inside_game(folder.resolve(), recorded), len(result.files[name]) + MAX_INPUT_BYTES)
             if data != result.files[name]:
                 problems.append(Problem(display_path(recorded), None, "", "does not match the re-played turn: "
                                         + _first_difference(name, data, result.files[name])))
-    expected = {*result.files, *REPORTS, *DRAWN}
+    expected = {*result.files, *reports_written, *drawn}
     problems += [Problem(display_path(extra), None, "", "a file the turn did not write", ", ".join(sorted(expected)))
                  for extra in sorted(inputs.output.iterdir()) if extra.name not in expected]
     if problems:
@@ -299,7 +320,11 @@ def verify_game(folder: Path, render: Callable[..., dict[str, bytes]] | None = N
     ruleset = get_ruleset(game.data["ruleset"])
     start = folder / START_STATE
     opening = read_input(inside_game(folder.resolve(), start))  # never a link out of the game
-    expected = ruleset.opening_state(game.data["game"], game.data["options"])
+    if ruleset.hidden_information:
+        deal = hidden_stream(read_hidden_key(folder), ruleset.id, game.data["game"], 0)
+        expected = ruleset.opening_state(game.data["game"], game.data["options"], deal)
+    else:
+        expected = ruleset.opening_state(game.data["game"], game.data["options"])
     expected["dice"] = opening_dice(game.data["dice"])
     if opening != dump_yaml(expected).encode("utf-8"):
         raise InputError([Problem(display_path(start), None, "", "the opening state is not the "
@@ -330,7 +355,7 @@ def verify_game(folder: Path, render: Callable[..., dict[str, bytes]] | None = N
         result = resolve_turn(inputs, render)
         _check_outputs(folder, inputs, result, render is not None)
         outputs.append(ledger_entry(folder, turn_path, inputs, result))
-        verified = Verified(turn_path, inputs.state.data["dice"]["turn"], inputs.orders.data["power"],
+        verified = Verified(turn_path, inputs.state.data["dice"]["turn"], inputs.acting,
                             result.events.events[-1]["dice_rolled"])
         progress(verified)
         done.append(verified)

@@ -13,10 +13,10 @@ from pbem.core.yamlio import Document
 
 
 class Dice(Protocol):
-    """A source of six-sided dice (`DiceStream` in play, `FixedDice` in tests)."""
+    """A source of dice (`DiceStream` in play, `FixedDice` in tests)."""
 
-    def roll(self, count: int) -> list[int]:
-        """Roll `count` dice, each 1 to 6."""
+    def roll(self, count: int, sides: int = 6) -> list[int]:
+        """Roll `count` dice, each 1 to `sides`."""
         ...
 
 
@@ -87,11 +87,24 @@ def option_problems(options: tuple[Option, ...], chosen: dict[str, Any]) -> list
 
 
 class Ruleset(ABC):
-    """A game's rules as the core sees them. States and orders travel as plain data."""
+    """A game's rules as the core sees them. States and orders travel as plain data.
+
+    A turn is one exchange: the roles `awaiting` names each submit one orders file, every other
+    role's standing orders are in force, and `resolve` plays it. Games with hidden information
+    (`hidden_information`) also give each audience its `view`, mark their private events with
+    ``to`` (the roles that may see them), and draw their hidden randomness (shuffles, hidden draws)
+    from the `hidden` stream, which is committed when the game begins and proven at its end.
+    """
 
     id: str
     name: str
     powers: tuple[str, ...]
+    """The roles of the game (powers, countries, sides) in their order of play."""
+    role_field = "power"
+    """The field of an orders or standing-orders file that names the role it is for."""
+    schema_package = "pbem.schemas"
+    """The package holding the ruleset's orders, standing-orders and state schemas."""
+    hidden_information = False
 
     @abstractmethod
     def options(self) -> tuple[Option, ...]:
@@ -102,32 +115,46 @@ class Ruleset(ABC):
         return ()
 
     @abstractmethod
-    def opening_state(self, game: str, options: dict[str, Any]) -> dict[str, Any]:
-        """The position before the first turn (the core adds the `dice` block)."""
+    def opening_state(self, game: str, options: dict[str, Any], hidden: Dice | None = None) -> dict[str, Any]:
+        """The position before the first turn (the core adds the `dice` block); a game with hidden
+        information shuffles and deals with `hidden`."""
+
+    def awaiting(self, state: dict[str, Any]) -> tuple[str, ...]:
+        """The roles that must submit orders for the next turn: one, several at once, or none when
+        the game is over."""
+        return () if state.get("winner") else (state["next_power"],)
+
+    def view(self, state: dict[str, Any], audience: str) -> dict[str, Any]:
+        """The state as `audience` (``public``, a role, or ``moderator``) may see it."""
+        return state
 
     @abstractmethod
     def check_state(self, state: Document) -> list[Problem]:
         """Problems with a state file beyond its schema (unknown spaces or units, ...)."""
 
     @abstractmethod
-    def check_orders(self, state: dict[str, Any], orders: Document,
+    def check_orders(self, state: dict[str, Any], submissions: dict[str, Document],
                      standing: dict[str, Document]) -> list[Problem]:
-        """Every problem with the acting power's orders and the standing orders; empty when legal."""
+        """Every problem with the awaited roles' orders (`submissions`: role to its file) and the
+        standing orders; empty when legal."""
 
     @abstractmethod
-    def decisions(self, state: dict[str, Any], orders: Document, standing: dict[str, Document]) -> Any:
+    def decisions(self, state: dict[str, Any], submissions: dict[str, Document],
+                  standing: dict[str, Document]) -> Any:
         """What the turn's submissions decide, as plain JSON data in one canonical form: names
-        resolved, no notes, comments or formatting, and the standing orders of every other power in
-        force (defaults where a power has none). The dice are bound to its digest, so nothing the
+        resolved, no notes, comments or formatting, and the standing orders of every other role in
+        force (defaults where a role has none). The dice are bound to its digest, so nothing the
         moderator can vary without changing a decision may change it."""
 
     @abstractmethod
-    def resolve(self, state: dict[str, Any], orders: Document, standing: dict[str, Document],
-                dice: Dice, log: EventLog) -> dict[str, Any]:
+    def resolve(self, state: dict[str, Any], submissions: dict[str, Document], standing: dict[str, Document],
+                dice: Dice, log: EventLog, hidden: Dice | None = None) -> dict[str, Any]:
         """Play the turn: returns the state after it and records every event in `log`.
 
         Called only with orders for which `check_orders` found nothing. The returned state's
-        `round` and `next_power` are those of the following turn; the core sets `dice`.
+        `round` and `awaiting` roles are those of the following turn; the core sets `dice`.
+        `dice` are public (checkable from the revealed seed); `hidden` draws stay secret until the
+        game's end.
         """
 
     def check_standing_orders(self, state: dict[str, Any], standing: Document) -> list[Problem]:

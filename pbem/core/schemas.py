@@ -18,17 +18,23 @@ from pbem.core.yamlio import Document
 SCHEMA_NAMES = ("orders", "standing-orders", "turn", "state")
 
 
-def _file(name: str) -> dict[str, Any]:
+CORE_SCHEMAS = "pbem.schemas"
+"""The core's package of schemas: the turn file, and every schema of a ruleset that has none of its own."""
+
+
+def _file(name: str, package: str = CORE_SCHEMAS) -> dict[str, Any]:
     if name not in SCHEMA_NAMES:
         raise KeyError(name)
-    return json.loads((files("pbem.schemas") / f"{name}.schema.json").read_text(encoding="utf-8"))
+    if name == "turn" or not (files(package) / f"{name}.schema.json").is_file():
+        package = CORE_SCHEMAS
+    return json.loads((files(package) / f"{name}.schema.json").read_text(encoding="utf-8"))
 
 
 _OTHER_FILE = re.compile(r"^([a-z-]+)\.schema\.json#/\$defs/(\w+)$")
 
 
-def schema_data(name: str, ruleset: str | None = None, names: Mapping[str, Mapping[str, str]] | None = None
-                ) -> dict[str, Any]:
+def schema_data(name: str, ruleset: str | None = None, names: Mapping[str, Mapping[str, str]] | None = None,
+                package: str = CORE_SCHEMAS) -> dict[str, Any]:
     """Schema `name` as one self-contained document, with a game's names when a ruleset is given.
 
     The files refer to each other by relative paths (`orders.schema.json#/$defs/space`), which
@@ -36,8 +42,9 @@ def schema_data(name: str, ruleset: str | None = None, names: Mapping[str, Mappi
     neighbours, so every definition it uses from another file is copied into its own `$defs`.
     `names` (`Ruleset.names()`: kind -> spelling -> canonical name) turns the definitions of powers,
     unit types, developments and spaces into lists an editor completes; `ruleset` fixes the id.
+    `package` is the ruleset's package of schemas (`Ruleset.schema_package`).
     """
-    schema = _file(name)
+    schema = _file(name, package)
     defs = schema.setdefault("$defs", {})
     pending = [schema]
     while pending:
@@ -52,7 +59,7 @@ def schema_data(name: str, ruleset: str | None = None, names: Mapping[str, Mappi
             node["$ref"] = f"#/$defs/{definition}"
             if definition not in defs:
                 # its own references point into its file: name that file so they are copied too
-                text = json.dumps(_file(other)["$defs"][definition])
+                text = json.dumps(_file(other, package)["$defs"][definition])
                 defs[definition] = json.loads(text.replace('"#/$defs/', f'"{other}.schema.json#/$defs/'))
                 pending.append(defs[definition])
     if ruleset is not None:
@@ -72,8 +79,8 @@ def schema_text(name: str, ruleset: str | None = None, names: Mapping[str, Mappi
 
 
 @cache
-def _validator(name: str) -> Draft202012Validator:
-    return Draft202012Validator(schema_data(name))
+def _validator(name: str, package: str) -> Draft202012Validator:
+    return Draft202012Validator(schema_data(name, package=package))
 
 
 def _describe(error: ValidationError) -> tuple[list[str | int], str, str | None]:
@@ -109,10 +116,10 @@ def _article(kind: Any) -> str:
     return names.get(kind, str(kind))
 
 
-def validate(name: str, doc: Document) -> list[Problem]:
-    """Every schema problem of `doc` against schema `name`, in document order."""
+def validate(name: str, doc: Document, package: str = CORE_SCHEMAS) -> list[Problem]:
+    """Every schema problem of `doc` against schema `name` of a ruleset's `package`, in document order."""
     problems = []
-    for error in _validator(name).iter_errors(doc.data):
+    for error in _validator(name, package).iter_errors(doc.data):
         path, message, allowed = _describe(error)
         problems.append(doc.problem(tuple(path), message, allowed))
     return sorted(problems, key=lambda p: (p.line or 0, p.field))

@@ -23,7 +23,9 @@ from pbem.core.dice import DiceStream, commitment, shared_key
 from pbem.core.errors import InputError, Problem, display_path
 from pbem.core.events import EventLog
 from pbem.core.files import place_in_game, read_input
-from pbem.core.folder import EVENTS_FILE, OUTPUT_FILES, START_STATE, STATE_FILE, TURNS_DIR, game_folder_of
+from pbem.core.folder import (EVENTS_FILE, OUTPUT_FILES, START_STATE, STATE_FILE, TURNS_DIR, game_folder_of,
+                              private_reports)
+from pbem.core.hidden import hidden_stream, read_hidden_key, state_commitment
 from pbem.core.schemas import validate
 from pbem.core.yamlio import Document, dump_yaml, load_document
 from pbem.core.ruleset import Ruleset
@@ -38,12 +40,20 @@ class TurnInputs:
     turn: Document
     base: Path
     state: Document
-    orders: Document
+    submissions: dict[str, Document]
+    """Each awaited role's orders, in the order the ruleset awaits them."""
     standing: dict[str, Document]
     seed: str
     output: Path
     contributions: dict[str, str]
     """Each player's revealed value for this turn, when the players share in the randomness."""
+    hidden_key: str | None = None
+    """A game with hidden information: the key of its hidden randomness (never written anywhere)."""
+
+    @property
+    def acting(self) -> str:
+        """The roles whose turn this is, as reports and the ledger name them."""
+        return ", ".join(self.submissions)
 
 
 @dataclass
@@ -67,7 +77,9 @@ def _place_named_files(turn: Document, base: Path, game_folder: Path) -> dict[tu
     """Every file and folder the turn file names, by its field, resolved; `InputError` for any that
     lies outside the game folder (a turn file may come from someone else: it must not make pbem
     read, show or write anything else)."""
-    fields = [("state",), ("orders",), ("output",)]
+    orders = turn.data["orders"]
+    fields = [("state",), ("output",)]
+    fields += [("orders",)] if isinstance(orders, str) else [("orders", role) for role in orders]
     fields += [("standing_orders", power) for power in turn.data.get("standing_orders") or {}]
     named, problems = {}, []
     for field in fields:
@@ -97,13 +109,13 @@ def load_turn(turn_path: Path | str) -> TurnInputs:
     base = Path(turn_path).resolve().parent
     named = _place_named_files(turn, base, game_folder_of(turn_path) or base.parent)
     state = load_document(named[("state",)])
-    problems = validate("state", state)
+    ruleset = get_ruleset(turn.data["ruleset"])
+    claimed = state.data.get("ruleset") if isinstance(state.data, dict) else None
+    if isinstance(claimed, str) and claimed != ruleset.id:
+        raise InputError([turn.problem(("ruleset",), f"the state is a {claimed} game", claimed)])
+    problems = validate("state", state, ruleset.schema_package)
     if problems:
         raise InputError(problems)
-    if state.data["ruleset"] != turn.data["ruleset"]:
-        raise InputError([turn.problem(("ruleset",), f"the state is a {state.data['ruleset']} game",
-                                       state.data["ruleset"])])
-    ruleset = get_ruleset(turn.data["ruleset"])
     problems = ruleset.check_state(state)
     seed = turn.data["seed"]
     seed_problems = []  # a wrong seed does not stop the orders from being checked
@@ -113,24 +125,59 @@ def load_turn(turn_path: Path | str) -> TurnInputs:
             f"{state.data['dice']['commitment'][:16]}…; it is not the seed of game turn "
             f"{state.data['dice']['turn']} (`pbem seed GAME_FOLDER {state.data['dice']['turn']}` prints it)"))
     seed_problems += _contribution_problems(turn, state.data["dice"])
-    orders = load_document(named[("orders",)])
-    problems += validate("orders", orders)
+    awaited = ruleset.awaiting(state.data)
+    problems += _orders_named(turn, ruleset, awaited)
+    if problems:
+        raise InputError(seed_problems + problems)
+    one_file = isinstance(turn.data["orders"], str)
+    submissions = {role: load_document(named[("orders",) if one_file else ("orders", role)]) for role in awaited}
+    for doc in submissions.values():
+        problems += validate("orders", doc, ruleset.schema_package)
     problems += _standing_orders_named(turn, ruleset, state.data)
     standing = {}
     for power in turn.data.get("standing_orders") or {}:
         standing[power] = load_document(named[("standing_orders", power)])
-        problems += validate("standing-orders", standing[power])
+        problems += validate("standing-orders", standing[power], ruleset.schema_package)
     if problems:
         raise InputError(seed_problems + problems)
-    for power, doc in standing.items():
-        if doc.data["power"] != power:
-            problems.append(doc.problem(("power",), f"this file is for {doc.data['power']!r} but the turn "
-                                        f"file lists it for {power!r}", power))
-    problems += ruleset.check_orders(state.data, orders, standing)
+    files = [(role, doc, "orders") for role, doc in submissions.items()]
+    files += [(role, doc, "standing orders") for role, doc in standing.items()]
+    for role, doc, kind in files:
+        if doc.data[ruleset.role_field] != role:
+            problems.append(doc.problem((ruleset.role_field,), f"this file is for {doc.data[ruleset.role_field]!r} "
+                                        f"but the turn file lists it as the {kind} of {role!r}", role))
+    if problems:
+        raise InputError(seed_problems + problems)
+    problems += ruleset.check_orders(state.data, submissions, standing)
     if seed_problems or problems:
         raise InputError(seed_problems + problems)
-    return TurnInputs(turn, base, state, orders, standing, seed, named[("output",)],
-                      dict(turn.data.get("contributions") or {}))
+    hidden = read_hidden_key(game_folder_of(turn_path) or base) if ruleset.hidden_information else None
+    return TurnInputs(turn, base, state, submissions, standing, seed, named[("output",)],
+                      dict(turn.data.get("contributions") or {}), hidden)
+
+
+def named_orders(turn: Document) -> list[str]:
+    """The roles whose orders the turn file names; [""] for the one file of a one-role turn."""
+    orders = turn.data["orders"]
+    return [""] if isinstance(orders, str) else list(orders)
+
+
+def _orders_named(turn: Document, ruleset: Ruleset, awaited: tuple[str, ...]) -> list[Problem]:
+    """A turn brings the orders of exactly the roles the ruleset awaits: one file when one role is
+    awaited, a file per role when several submit at once."""
+    if not awaited:
+        return [turn.problem(("state",), "the game is over: no role is to submit orders",
+                             "a state of a game still being played")]
+    named = named_orders(turn)
+    if len(awaited) == 1 and named == [""]:
+        return []
+    if named != [""] and sorted(named) == sorted(awaited):
+        return []
+    wanted = ", ".join(awaited)
+    return [turn.problem(("orders",), f"this turn awaits the orders of {wanted}, not "
+                         f"{'one file' if named == [''] else ', '.join(named)}",
+                         "orders: FILE" if len(awaited) == 1 else
+                         "orders: {" + ", ".join(f"{role}: FILE" for role in awaited) + "}")]
 
 
 def _contribution_problems(turn: Document, dice: dict[str, Any]) -> list[Problem]:
@@ -159,7 +206,8 @@ def _standing_orders_named(turn: Document, ruleset: Ruleset, state: dict[str, An
     if dice_scheme(state) < 2:
         return []
     listed = turn.data.get("standing_orders") or {}
-    missing = [p for p in ruleset.powers if p != state["next_power"] and p not in listed]
+    awaited = ruleset.awaiting(state)
+    missing = [p for p in ruleset.powers if p not in awaited and p not in listed]
     if not missing:
         return []
     return [turn.problem(("standing_orders",), f"no standing orders named for {', '.join(missing)}: a turn "
@@ -172,31 +220,33 @@ def dice_scheme(state: dict[str, Any]) -> int:
     return int(state["dice"].get("scheme", 1))
 
 
-def decisions_digest(state: dict[str, Any], orders: Document, standing: dict[str, Document]) -> str:
+def decisions_digest(state: dict[str, Any], submissions: dict[str, Document], standing: dict[str, Document]) -> str:
     """sha256 of what the submissions decide, the value the dice are bound to.
 
     Scheme 1 hashed the files' data as parsed, so a note, a spelling or the choice of standing-orders
     files listed changed the dice; scheme 2 hashes the ruleset's canonical decisions.
     """
     if dice_scheme(state) == 1:
+        (orders,) = submissions.values()  # scheme 1 games are one power's turns
         content: Any = {"orders": orders.data, "standing_orders": {p: d.data for p, d in sorted(standing.items())}}
     else:
-        content = get_ruleset(state["ruleset"]).decisions(state, orders, standing)
+        content = get_ruleset(state["ruleset"]).decisions(state, submissions, standing)
     return hashlib.sha256(json.dumps(content, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
 
 def orders_digest(inputs: TurnInputs) -> str:
     """The decisions digest of a loaded turn."""
-    return decisions_digest(inputs.state.data, inputs.orders, inputs.standing)
+    return decisions_digest(inputs.state.data, inputs.submissions, inputs.standing)
 
 
 def input_files(inputs: TurnInputs) -> list[dict[str, Any]]:
     """Every submission the turn used, with the sha256 of its bytes, so that each player can check
     that the file they sent is the one played."""
-    power = inputs.orders.data["power"]
-    files = [{"kind": "orders", "power": power, "file": inputs.turn.data["orders"], "sha256": inputs.orders.sha256}]
+    orders = inputs.turn.data["orders"]
+    files = [{"kind": "orders", "power": role, "file": orders if isinstance(orders, str) else orders[role],
+              "sha256": doc.sha256} for role, doc in inputs.submissions.items()]
     for other in get_ruleset(inputs.state.data["ruleset"]).powers:
-        if other != power and other in inputs.standing:
+        if other not in inputs.submissions and other in inputs.standing:
             files.append({"kind": "standing_orders", "power": other,
                           "file": inputs.turn.data["standing_orders"][other], "sha256": inputs.standing[other].sha256})
     return files
@@ -218,7 +268,7 @@ def resolve_turn(inputs: TurnInputs, render: Renderer | None = None) -> TurnResu
     before = inputs.state.data
     ruleset = get_ruleset(before["ruleset"])
     turn_number = before["dice"]["turn"]
-    power = inputs.orders.data["power"]
+    power = inputs.acting
     digest = orders_digest(inputs)
     log = EventLog()
     scheme = dice_scheme(before)
@@ -235,11 +285,19 @@ def resolve_turn(inputs: TurnInputs, render: Renderer | None = None) -> TurnResu
         log.add("turn_start", round=before["round"], power=power, turn=turn_number, seed=inputs.seed,
                 seed_commitment=before["dice"]["commitment"], dice_scheme=scheme, orders_digest=digest,
                 inputs=input_files(inputs), **extra)
-    after = ruleset.resolve(before, inputs.orders, inputs.standing, dice, log)
+    hidden = hidden_stream(inputs.hidden_key, ruleset.id, before["game"], turn_number) \
+        if inputs.hidden_key else None
+    after = ruleset.resolve(before, inputs.submissions, inputs.standing, dice, log, hidden)
     after["dice"] = next_dice(before["dice"], inputs.seed, inputs.contributions)
-    log.add("turn_end", round=before["round"], power=power, next_power=after["next_power"],
-            dice_rolled=dice.rolled, next_seed_commitment=inputs.seed)
-    files = {STATE_FILE: dump_yaml(after).encode("utf-8"), EVENTS_FILE: log.to_jsonl().encode("utf-8")}
+    state_bytes = dump_yaml(after).encode("utf-8")
+    if inputs.hidden_key:
+        log.add("turn_end", round=before["round"], power=power, awaiting=list(ruleset.awaiting(after)),
+                dice_rolled=dice.rolled, next_seed_commitment=inputs.seed,
+                state_commitment=state_commitment(inputs.hidden_key, turn_number, state_bytes))
+    else:
+        log.add("turn_end", round=before["round"], power=power, next_power=after["next_power"],
+                dice_rolled=dice.rolled, next_seed_commitment=inputs.seed)
+    files = {STATE_FILE: state_bytes, EVENTS_FILE: log.to_jsonl().encode("utf-8")}
     if render is not None:
         files.update(render(before, after, log, inputs))
     return TurnResult(after, log, files)
@@ -362,7 +420,9 @@ def check_output(inputs: TurnInputs, files: dict[str, bytes] | None = None, forc
             ("output",), f"{display_path(blocker)} is a file, where {display_path(out)} needs a folder",
             "a folder, or a name not yet taken")])
     _recover(out)
-    strangers = sorted(p.name for p in out.iterdir() if p.name not in OUTPUT_FILES) if out.is_dir() else []
+    known = set(OUTPUT_FILES) | {name for role in get_ruleset(inputs.state.data["ruleset"]).powers
+                                 for name in private_reports(role)}
+    strangers = sorted(p.name for p in out.iterdir() if p.name not in known) if out.is_dir() else []
     if strangers:
         raise InputError([inputs.turn.problem(
             ("output",), f"{display_path(out)} holds {', '.join(strangers)}, which no turn writes: an output "

@@ -413,7 +413,8 @@ def render_map_png(state: dict[str, Any], events: list[dict[str, Any]] | None, t
 def render_reports(before: dict[str, Any], after: dict[str, Any], log: EventLog,
                    inputs: TurnInputs) -> dict[str, bytes]:
     """Every report file of a turn, as `pbem adjudicate` writes them."""
-    model = report_model(before, after, log, inputs.orders.data.get("note"))
+    (orders,) = inputs.submissions.values()  # an Axis & Allies turn is one power's
+    model = report_model(before, after, log, orders.data.get("note"))
     title = f"{model['game']} — round {model['round']}, after {model['power']}'s turn"
     map_png = render_map_png(after, log.events, title)
     files = {"report.md": render_markdown(model).encode("utf-8"),

@@ -50,7 +50,7 @@ class AxisAllies(Ruleset):
     def rulings(self) -> tuple[Option, ...]:
         return self.edition.rulings
 
-    def opening_state(self, game: str, options: dict[str, Any]) -> dict[str, Any]:
+    def opening_state(self, game: str, options: dict[str, Any], hidden: Dice | None = None) -> dict[str, Any]:
         setup = self.edition.data("setup.yaml")
         b = self.edition.board
         state = {
@@ -73,19 +73,21 @@ class AxisAllies(Ruleset):
         from pbem.rulesets.axis_allies.checkstate import check_state
         return check_state(state, self.edition)
 
-    def check_orders(self, state: dict[str, Any], orders: Document,
+    # A turn of Axis & Allies is one power's: its orders are the one submission.
+    def check_orders(self, state: dict[str, Any], submissions: dict[str, Document],
                      standing: dict[str, Document]) -> list[Problem]:
         from pbem.rulesets.axis_allies.turn import check_turn
-        return check_turn(self.edition, state, orders, standing)
+        return check_turn(self.edition, state, submissions[state["next_power"]], standing)
 
-    def decisions(self, state: dict[str, Any], orders: Document, standing: dict[str, Document]) -> Any:
+    def decisions(self, state: dict[str, Any], submissions: dict[str, Document],
+                  standing: dict[str, Document]) -> Any:
         from pbem.rulesets.axis_allies.orders import decisions
-        return decisions(orders, standing, self.edition)
+        return decisions(submissions[state["next_power"]], standing, self.edition)
 
-    def resolve(self, state: dict[str, Any], orders: Document, standing: dict[str, Document],
-                dice: Dice, log: EventLog) -> dict[str, Any]:
+    def resolve(self, state: dict[str, Any], submissions: dict[str, Document], standing: dict[str, Document],
+                dice: Dice, log: EventLog, hidden: Dice | None = None) -> dict[str, Any]:
         from pbem.rulesets.axis_allies.turn import resolve_turn
-        return resolve_turn(self.edition, state, orders, standing, dice, log)
+        return resolve_turn(self.edition, state, submissions[state["next_power"]], standing, dice, log)
 
     def check_standing_orders(self, state: dict[str, Any], standing: Document) -> list[Problem]:
         from pbem.rulesets.axis_allies.orders import read_standing
