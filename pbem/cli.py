@@ -113,8 +113,8 @@ def _load_state(path: Path) -> Document:
 
 
 def _renderer():
-    from pbem.render.report import render_reports
-    return render_reports
+    from pbem.render import render_turn
+    return render_turn
 
 
 @app.command()

@@ -313,7 +313,7 @@ def report_model(before: dict[str, Any], after: dict[str, Any], log: EventLog,
     }
 
 
-def _environment(autoescape: bool) -> jinja2.Environment:
+def template_environment(autoescape: bool) -> jinja2.Environment:
     def load(name: str) -> str:
         return (files("pbem.templates") / name).read_text(encoding="utf-8")
     env = jinja2.Environment(loader=jinja2.FunctionLoader(load), autoescape=autoescape,
@@ -373,7 +373,7 @@ def _html_text(text: Any) -> markupsafe.Markup:
     return markupsafe.escape(one_line(text))
 
 
-def _within_post_limit(text: str, kind: str) -> str:
+def within_post_limit(text: str, kind: str) -> str:
     if len(text) <= POST_LIMIT:
         return text
     warning = (f"(This {kind} report is {len(text):,} characters long, over the {POST_LIMIT:,} characters "
@@ -383,18 +383,18 @@ def _within_post_limit(text: str, kind: str) -> str:
 
 def render_markdown(model: dict[str, Any]) -> str:
     """The report for Markdown forums."""
-    return _within_post_limit(_environment(False).get_template("report.md.j2").render(r=model), "Markdown")
+    return within_post_limit(template_environment(False).get_template("report.md.j2").render(r=model), "Markdown")
 
 
 def render_bbcode(model: dict[str, Any]) -> str:
     """The report for BBCode forums."""
-    return _within_post_limit(_environment(False).get_template("report.bbcode.j2").render(r=model), "BBCode")
+    return within_post_limit(template_environment(False).get_template("report.bbcode.j2").render(r=model), "BBCode")
 
 
 def render_html(model: dict[str, Any], map_png: bytes | None) -> str:
     """The self-contained HTML report (map embedded, no external fetches, all text escaped)."""
     embedded = base64.b64encode(map_png).decode("ascii") if map_png else None
-    return _environment(True).get_template("report.html.j2").render(r=model, map_png=embedded)
+    return template_environment(True).get_template("report.html.j2").render(r=model, map_png=embedded)
 
 
 def render_map_png(state: dict[str, Any], events: list[dict[str, Any]] | None, title: str,

@@ -10,10 +10,16 @@ def _axis_allies(ruleset_id: str) -> Ruleset:
     return AxisAllies(edition(ruleset_id))
 
 
+def _qmg() -> Ruleset:
+    from pbem.rulesets.qmg import Qmg
+    return Qmg()
+
+
 # Factories rather than instances, so that importing the registry loads no game data.
 RULESETS = {
     "aa-revised": lambda: _axis_allies("aa-revised"),
     "aa-europe": lambda: _axis_allies("aa-europe"),
+    "qmg": _qmg,
 }
 
 _made: dict[str, Ruleset] = {}

@@ -1,0 +1,126 @@
+"""Quartermaster General turn reports: one public report and one private report per country.
+
+Each report is built from one audience's view of the states and from the events that audience may
+see (an event with `to` is seen only by the countries it names), so nothing private to one country
+can reach another's report or the public one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.core.events import EventLog
+from pbem.core.folder import private_reports
+from pbem.core.turn import TurnInputs
+from pbem.core.words import Words
+from pbem.render.report import template_environment, within_post_limit
+from pbem.rulesets import get_ruleset
+
+W = Words()
+
+
+def visible(event: dict[str, Any], audience: str) -> bool:
+    return "to" not in event or audience in event["to"]
+
+
+def _cards(names: list[str]) -> str:
+    return ", ".join(names) if names else "none"
+
+
+def event_line(e: dict[str, Any]) -> str | None:
+    """One event as a sentence of the report; None for events the report shows elsewhere."""
+    who = W.power(e.get("country"))
+    kind = e["type"]
+    if kind == "cards_discarded":
+        return f"{who} discards {e['count']} card{'s' if e['count'] != 1 else ''} face down from its " \
+               f"{'hand' if e['source'] == 'hand' else 'draw deck'} ({e['reason']})."
+    if kind == "cards_discarded_named":
+        return f"Your discards ({'hand' if e['source'] == 'hand' else 'deck'}): {_cards(e['cards'])}."
+    if kind == "cards_drawn":
+        return f"{who} draws {e['count']} card{'s' if e['count'] != 1 else ''} ({e['deck_left']} left in its deck)."
+    if kind == "cards_drawn_named":
+        return f"You drew: {_cards(e['cards'])}."
+    if kind == "card_played":
+        return f"{who} plays {e['card']} ({e['card_type'].replace('_', ' ')})."
+    if kind == "response_laid":
+        return f"{who} lays a Response face down."
+    if kind == "response_laid_named":
+        return f"Your face-down Response: {e['card']}."
+    if kind == "effect_used":
+        return f"{who} uses {e['card']} ({e['card_type']}), as {e['trigger']}: {e['text']}"
+    if kind in ("built", "recruited"):
+        by = f" (by {W.power(e['by'])})" if e["by"] != e["country"] else ""
+        return f"{who} {kind} an {e['piece']} in {e['space']}{by}."
+    if kind == "declared_built":
+        return f"{who} declares its {e['piece']} in {e['space']} newly built."
+    if kind == "battle":
+        target = f" against {W.power(e['target'])}" if e["target"] else " on an empty space"
+        return f"{who} conducts a {e['kind']} battle in {e['space']}{target}."
+    if kind == "piece_removed":
+        return f"{who}'s {e['piece']} in {e['space']} is removed ({e['cause']})."
+    if kind == "removal_prevented":
+        return f"{who}'s {e['piece']} in {e['space']} is not removed ({e['why']})."
+    if kind == "action_failed":
+        where = f" in {e['space']}" if e.get("space") else ""
+        return f"{who} cannot {e['action']}{where}: {e['why']}."
+    if kind == "vp":
+        sign = "+" if e["change"] >= 0 else ""
+        return f"{e['team'].title()} {sign}{e['change']} VP ({e['reason']}): {e['total']} VP."
+    if kind == "victory_step_skipped":
+        return f"{who} skips its Victory step: {e['why']}."
+    if kind == "card_shown":
+        return f"{who} shows {e['card']} ({e['reason']})."
+    if kind == "deck_shuffled":
+        return f"{who} shuffles its draw deck ({e['cards']} cards)."
+    if kind == "round_end":
+        return f"Round {e['round']} ends: Axis {e['vp']['axis']} VP, Allies {e['vp']['allies']} VP."
+    if kind == "game_over":
+        return f"The game is over: the {e['winner'].title()} win ({e['why']})."
+    return None
+
+
+def report_model(ruleset, before: dict[str, Any], after: dict[str, Any], log: EventLog, audience: str
+                 ) -> dict[str, Any]:
+    start, end = log.events[0], log.events[-1]
+    seen = ruleset.view(after, audience)
+    events = [e for e in log.events if visible(e, audience)]
+    countries = []
+    for country, zones in seen["countries"].items():
+        spaces = [space for space, here in after["pieces"].items() for p in here if p["country"] == country]
+        countries.append({"name": W.power(country), "hand": zones["hand"], "deck": zones["deck"],
+                          "responses": zones["responses"], "statuses": _cards(zones["statuses"]),
+                          "discard": zones["discard"], "top": zones["discard_top"] or "—",
+                          "pieces": ", ".join(spaces) or "none"})
+    own = seen["countries"].get(audience) if audience in seen["countries"] else None
+    return {
+        "game": after["game"], "round": before["round"], "audience": W.power(audience) if own else None,
+        "title": "setup" if before["phase"] == "setup" else f"{W.power(before['next_power'])}'s turn",
+        "turn": start["turn"], "seed": start["seed"], "state_commitment": end["state_commitment"],
+        "awaiting": ", ".join(W.power(c) for c in end["awaiting"]) or "nobody: the game is over",
+        "vp": after["vp"], "winner": after["winner"],
+        "lines": [line for e in events if (line := event_line(e))],
+        "rulings": [f"{e['name']}: {e['text']}" for e in events if e["type"] == "ruling"],
+        "defaults": [f"{W.power(e['country'])}: {e['what']}" for e in events if e["type"] == "default_applied"],
+        "countries": countries,
+        "own": own and {"hand": _cards(own["hand_cards"]), "responses": _cards(own["response_cards"]),
+                        "discard": _cards(own["discard_cards"])},
+    }
+
+
+def _render(model: dict[str, Any]) -> dict[str, str]:
+    return {"md": within_post_limit(template_environment(False).get_template("qmg.md.j2").render(r=model), "Markdown"),
+            "bbcode": within_post_limit(template_environment(False).get_template("qmg.bbcode.j2").render(r=model),
+                                        "BBCode"),
+            "html": template_environment(True).get_template("qmg.html.j2").render(r=model)}
+
+
+def render_reports(before: dict[str, Any], after: dict[str, Any], log: EventLog,
+                   inputs: TurnInputs) -> dict[str, bytes]:
+    """The public report and each country's private report, in every format."""
+    ruleset = get_ruleset(before["ruleset"])
+    files = {}
+    for audience in ("public", *ruleset.powers):
+        texts = _render(report_model(ruleset, before, after, log, audience))
+        names = ("report.md", "report.bbcode", "report.html") if audience == "public" else private_reports(audience)
+        files.update({name: texts[name.rsplit(".", 1)[1]].encode("utf-8") for name in names})
+    return files

@@ -1,0 +1,137 @@
+"""Quartermaster General (WW2, 2nd edition): six countries in two teams, secret hands, face-down
+Responses and shuffled decks (seed 004; docs/qmg-rules.md)."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from pbem.core.errors import Problem
+from pbem.core.events import EventLog
+from pbem.core.ruleset import Dice, Option, Ruleset
+from pbem.core.yamlio import Document
+from pbem.rulesets.qmg.content import COUNTRIES, demo_pack
+from pbem.rulesets.qmg.orders import read_orders, read_standing
+from pbem.rulesets.qmg.turn import awaiting, opening, resolve_country_turn, resolve_setup
+
+OPTIONS = (
+    Option("reallocate_resources", False, (True, False),
+           "The optional rule Reallocate Resources (seed l.605-625): at the start of its turn a country may "
+           "discard 4 cards from hand to search its deck for a Build or Battle card. With fewer than 4 cards in "
+           "hand the rest come from the top of the deck, as every discard does (seed l.521-552)."),
+    Option("supply_cascade", False, (True, False),
+           "false: the Supply step removes the pieces unsupplied when it begins, all at once (the seed's 'all "
+           "unsupplied pieces are removed'); true: it checks again after each removal until none is left."),
+    Option("portless_navy_links", True, (True, False),
+           "true: a navy without a port still links its country's supply chain (the seed asks only for a "
+           "chain of the country's pieces); false: it breaks the chain."),
+    Option("straits_in_supply", True, (True, False),
+           "true: a strait open to a team joins its seas for that team's supply chains too (the seed: the "
+           "seas 'count as adjacent' for that team); false: only for battles and builds."),
+    Option("recruited_counts_as_built", False, (True, False),
+           "false: a card whose condition is an army built (Rasputitsa, Loyalty to the Crown) ignores a "
+           "recruited one, as the card text says; true: recruited too, as the rulebook's example of "
+           "Rasputitsa says (seed l.896-899)."),
+)
+
+RULINGS = (
+    Option("team_order", "active first", ("active first",),
+           "When two countries of one team could use an effect in the same window, the team uses them in turn "
+           "order beginning with the country whose turn it is (the seed lets the team choose; a referee "
+           "needs one order)."),
+    Option("window_ends", "two passes", ("two passes",),
+           "A trigger window closes when both teams have passed in a row (seed l.870-880 states only the "
+           "alternation)."),
+    Option("negative_vp", "allowed", ("allowed",),
+           "A team's VP may fall below 0 (the seed does not say); the lead counts for sudden victory."),
+    Option("unnamed_costs", "last cards of the hand", ("last cards of the hand",),
+           "A cost to discard cards from hand that the orders do not name takes the last cards of the hand, "
+           "and the report says so."),
+)
+
+
+class Qmg(Ruleset):
+    id = "qmg"
+    name = "Quartermaster General (WW2, 2nd edition)"
+    powers = COUNTRIES
+    role_field = "country"
+    schema_package = "pbem.rulesets.qmg.schemas"
+    hidden_information = True
+
+    def __init__(self) -> None:
+        self.pack = demo_pack()
+
+    def options(self) -> tuple[Option, ...]:
+        return OPTIONS
+
+    def rulings(self) -> tuple[Option, ...]:
+        return RULINGS
+
+    def opening_state(self, game: str, options: dict[str, Any], hidden: Dice | None = None) -> dict[str, Any]:
+        if hidden is None:
+            raise ValueError("Quartermaster General deals its hands from the game's hidden randomness")
+        chosen = {o.name: o.value_in(options) for o in OPTIONS}
+        return opening(self.pack, game, chosen, hidden)
+
+    def awaiting(self, state: dict[str, Any]) -> tuple[str, ...]:
+        return awaiting(state)
+
+    def view(self, state: dict[str, Any], audience: str) -> dict[str, Any]:
+        """Hands, decks and face-down cards hidden from all but their owner; the moderator sees all
+        (seed l.556-577)."""
+        if audience == "moderator":
+            return state
+        seen = copy.deepcopy(state)
+        for country, zones in seen["countries"].items():
+            own = audience == country
+            pile = zones["discard"]
+            public = {"hand": len(zones["hand"]), "deck": len(zones["deck"]), "responses": len(zones["responses"]),
+                      "statuses": [self.pack.name(country, c) for c in zones["statuses"]],
+                      "discard": len(pile),
+                      "discard_top": self.pack.name(country, pile[-1]["card"]) if pile and pile[-1]["face"] == "up"
+                      else None}
+            if own:
+                public |= {"hand_cards": sorted(self.pack.name(country, c) for c in zones["hand"]),
+                           "response_cards": [self.pack.name(country, c) for c in zones["responses"]],
+                           "discard_cards": [self.pack.name(country, d["card"]) for d in pile]}
+            seen["countries"][country] = public
+        return seen
+
+    def check_state(self, state: Document) -> list[Problem]:
+        from pbem.rulesets.qmg.checkstate import check_state
+        return check_state(self.pack, state)
+
+    def _read(self, state: dict[str, Any], submissions: dict[str, Document], standing: dict[str, Document]
+              ) -> tuple[dict[str, Any], list[Problem]]:
+        options = state["options"]
+        problems: list[Problem] = []
+        decided: dict[str, Any] = {"orders": {}, "standing": {}}
+        for role, doc in submissions.items():
+            decided["orders"][role], found = read_orders(self.pack, state, doc, options)
+            problems += found
+        for role, doc in sorted(standing.items()):
+            if role in submissions:
+                continue
+            decided["standing"][role], found = read_standing(self.pack, doc)
+            problems += found
+        return decided, problems
+
+    def check_orders(self, state: dict[str, Any], submissions: dict[str, Document],
+                     standing: dict[str, Document]) -> list[Problem]:
+        return self._read(state, submissions, standing)[1]
+
+    def check_standing_orders(self, state: dict[str, Any], standing: Document) -> list[Problem]:
+        return read_standing(self.pack, standing)[1]
+
+    def decisions(self, state: dict[str, Any], submissions: dict[str, Document],
+                  standing: dict[str, Document]) -> Any:
+        return self._read(state, submissions, standing)[0]
+
+    def resolve(self, state: dict[str, Any], submissions: dict[str, Document], standing: dict[str, Document],
+                dice: Dice, log: EventLog, hidden: Dice | None = None) -> dict[str, Any]:
+        decided = self.decisions(state, submissions, standing)
+        if state["phase"] == "setup":
+            return resolve_setup(self.pack, state, decided["orders"], log)
+        others = {role: entry["effects"] for role, entry in decided["standing"].items()}
+        (orders,) = decided["orders"].values()
+        return resolve_country_turn(self.pack, state, orders, others, log, hidden)

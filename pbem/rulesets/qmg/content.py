@@ -1,0 +1,157 @@
+"""The content pack: the board and the cards, read from `content/*.yaml`.
+
+The seed prints only part of either (see the files' headers). A fact the seed does not print is
+marked `reconstructed` in the data, a card whose text or country it does not print is marked
+`missing`, and `check_content` lists both, so that nobody mistakes the demo pack for the box.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from importlib.resources import files
+from typing import Any
+
+import yaml
+
+COUNTRIES = ("germany", "united_kingdom", "japan", "soviet_union", "italy", "united_states")
+"""The six countries in their order of play."""
+TEAMS = {"germany": "axis", "japan": "axis", "italy": "axis",
+         "united_kingdom": "allies", "soviet_union": "allies", "united_states": "allies"}
+PIECES = {  # armies and navies of each country (seed l.24-31)
+    "germany": {"army": 7, "navy": 3}, "united_kingdom": {"army": 5, "navy": 5},
+    "japan": {"army": 5, "navy": 5}, "soviet_union": {"army": 7, "navy": 1},
+    "italy": {"army": 4, "navy": 3}, "united_states": {"army": 5, "navy": 6},
+}
+BASIC_TYPES = ("build_army", "land_battle", "build_navy", "sea_battle")
+BASIC_NAMES = {"build_army": "Build Army", "land_battle": "Land Battle", "build_navy": "Build Navy",
+               "sea_battle": "Sea Battle"}
+CARD_TYPES = (*BASIC_TYPES, "economic_warfare", "event", "response", "status")
+
+
+def other_team(team: str) -> str:
+    return "allies" if team == "axis" else "axis"
+
+
+@dataclass(frozen=True)
+class Space:
+    name: str
+    kind: str  # land | sea
+    star: bool
+    home: str | None
+    at: tuple[float, float]
+
+
+@dataclass
+class Board:
+    spaces: dict[str, Space]
+    neighbours: dict[str, frozenset[str]]
+    straits: list[dict[str, Any]]
+    reconstructed: list[str] = field(default_factory=list)
+
+    @property
+    def order(self) -> list[str]:
+        """The spaces in the board file's order, the order reports and defaults use."""
+        return list(self.spaces)
+
+    def home_of(self, country: str) -> str:
+        return next(s.name for s in self.spaces.values() if s.home == country)
+
+    def adjacent(self, a: str, b: str, team: str, axis_on: set[str]) -> bool:
+        """Whether `a` and `b` are adjacent for `team`, given the spaces holding an Axis army: a
+        strait joins its two seas for the Axis while an Axis army holds its anchor, else for the
+        Allies (seed l.324-349)."""
+        return b in self.neighbours_for(a, team, axis_on)
+
+    def neighbours_for(self, space: str, team: str, axis_on: set[str]) -> frozenset[str]:
+        found = set(self.neighbours[space])
+        for strait in self.straits:
+            if space in strait["seas"] and (strait["anchor"] in axis_on) == (team == "axis"):
+                found |= set(strait["seas"]) - {space}
+        return frozenset(found)
+
+
+@dataclass(frozen=True)
+class Card:
+    id: str
+    country: str | None
+    name: str
+    type: str
+    text: str | None
+    use: dict[str, Any] | None
+    missing: str | None = None
+
+    @property
+    def playable(self) -> bool:
+        return self.country is not None and self.text is not None
+
+
+@dataclass
+class Pack:
+    board: Board
+    cards: dict[str, Card]
+    """Every card kind by id; a country's basic cards are `<country>:<type>`."""
+    decks: dict[str, list[str]]
+    """Each country's cards as instance ids (`land_battle-3`, `stalingrad`), in pack order."""
+    printed_totals: dict[str, int]
+    notes: list[str]
+    """What the pack lacks or reconstructs, as `pbem content check` lists it."""
+
+    def card(self, country: str, instance: str) -> Card:
+        """The card a country's card instance is."""
+        kind = re.sub(r"-\d+$", "", instance)
+        return self.cards[f"{country}:{kind}" if kind in BASIC_TYPES else kind]
+
+    def name(self, country: str, instance: str) -> str:
+        return self.card(country, instance).name
+
+
+def _data(name: str) -> dict[str, Any]:
+    return yaml.safe_load((files("pbem.rulesets.qmg") / "content" / name).read_text(encoding="utf-8"))
+
+
+def _board(data: dict[str, Any]) -> Board:
+    spaces = {s["name"]: Space(s["name"], s["kind"], bool(s.get("star")), s.get("home"), tuple(s["at"]))
+              for s in data["spaces"]}
+    neighbours: dict[str, set[str]] = {name: set() for name in spaces}
+    for pair in data["adjacent"]:
+        a, b = pair["between"]
+        neighbours[a].add(b)
+        neighbours[b].add(a)
+    reconstructed = [f"space {s['name']}" for s in data["spaces"] if s["source"] == "reconstructed"]
+    reconstructed += [f"star {s['name']}" for s in data["spaces"] if s.get("star_source") == "reconstructed"]
+    reconstructed += [f"adjacency {' - '.join(p['between'])}" for p in data["adjacent"]
+                      if p["source"] == "reconstructed"]
+    return Board(spaces, {k: frozenset(v) for k, v in neighbours.items()}, data.get("straits") or [], reconstructed)
+
+
+@cache
+def demo_pack() -> Pack:
+    """The pack pbem ships: the seed's board and cards, completed and marked as the files say."""
+    board = _board(_data("board.yaml"))
+    data = _data("cards.yaml")
+    cards: dict[str, Card] = {}
+    decks: dict[str, list[str]] = {c: [] for c in COUNTRIES}
+    notes = [f"board: {fact} is reconstructed" for fact in board.reconstructed]
+    for country, counts in data["basic"].items():
+        for kind in BASIC_TYPES:
+            cards[f"{country}:{kind}"] = Card(f"{country}:{kind}", country, BASIC_NAMES[kind], kind,
+                                              f"The {BASIC_NAMES[kind]} card (seed l.628-668).", None)
+            decks[country] += [f"{kind}-{n}" for n in range(1, counts[kind] + 1)]
+        notes += [f"cards: {country}'s number of {BASIC_NAMES[k]} cards is reconstructed"
+                  for k in counts.get("reconstructed") or []]
+    for entry in data["cards"]:
+        card = Card(entry["id"], entry.get("country"), entry["name"], entry["type"], entry.get("text"),
+                    entry.get("use"), entry.get("missing"))
+        cards[card.id] = card
+        if card.playable:
+            decks[card.country].append(card.id)
+        else:
+            notes.append(f"cards: {card.name} is not in any deck: {card.missing}")
+        if entry.get("type_source") == "reconstructed":
+            notes.append(f"cards: {card.name}'s type ({card.type}) is reconstructed")
+    totals = {c: v["cards"] for c, v in data["countries"].items()}
+    notes += [f"cards: {country} has {len(decks[country])} of its {totals[country]} printed cards"
+              for country in COUNTRIES]
+    return Pack(board, cards, decks, totals, notes)

@@ -1,0 +1,471 @@
+"""Playing a country's turn: the five steps, the card effects, and the trigger windows in which
+every country may use its Responses and Status cards (seed l.790-950).
+
+A window never waits for anyone: each country's uses come from its entries, the turn orders' for
+the country whose turn it is and the standing orders' for every other. Where no entry covers a
+condition the card is not used (digest §8.2, option a), so a pause can never tell anyone that a
+Response exists.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+from pbem.core.events import EventLog
+from pbem.rulesets.qmg.content import BASIC_TYPES, COUNTRIES, PIECES, TEAMS, Card, Pack, other_team
+from pbem.rulesets.qmg.supply import axis_armies, supplied_spaces
+
+HAND_SIZE = 7
+
+
+@dataclass
+class Turn:
+    """One country's turn being played: the state it changes and what the turn has used so far."""
+
+    pack: Pack
+    state: dict[str, Any]
+    log: EventLog
+    active: str
+    entries: dict[str, list[dict[str, Any]]]
+    """Each country's effect entries: the active country's from its orders, the others' standing."""
+    options: dict[str, Any]
+    protected: set[tuple[str, str, str]] = field(default_factory=set)
+    used: set[tuple[str, str, Any]] = field(default_factory=set)
+    laying: str | None = None
+    """The Status or Response laid in the current Play step: not usable within that step."""
+    events: int = 0
+    rulings: set[str] = field(default_factory=set)
+
+    # ---------------------------------------------------------------- zones and pieces
+    def zones(self, country: str) -> dict[str, Any]:
+        return self.state["countries"][country]
+
+    def card(self, country: str, instance: str) -> Card:
+        return self.pack.card(country, instance)
+
+    def pieces_at(self, space: str) -> list[dict[str, str]]:
+        return self.state["pieces"].get(space, [])
+
+    def piece_of(self, country: str, space: str) -> dict[str, str] | None:
+        return next((p for p in self.pieces_at(space) if p["country"] == country), None)
+
+    def supplied(self, country: str) -> set[str]:
+        return supplied_spaces(self.pack.board, self.state["pieces"], country, self.options)
+
+    def neighbours(self, space: str, country: str) -> frozenset[str]:
+        return self.pack.board.neighbours_for(space, TEAMS[country], axis_armies(self.state["pieces"]))
+
+    def ruling(self, name: str, text: str) -> None:
+        """Say in the report that a ruling decided something (once a turn for each ruling)."""
+        if name not in self.rulings:
+            self.rulings.add(name)
+            self.log.add("ruling", name=name, text=text)
+
+    # ---------------------------------------------------------------- victory points and discards
+    def score(self, team: str, change: int, reason: str) -> None:
+        self.state["vp"][team] += change
+        self.log.add("vp", team=team, change=change, reason=reason, total=self.state["vp"][team])
+
+    def discard_hidden(self, country: str, cards: list[str], source: str, reason: str) -> None:
+        """Cards discarded unplayed go face down to the bottom of the pile: everyone learns how
+        many, only their owner which (seed l.570-577)."""
+        if not cards:
+            return
+        self.zones(country)["discard"][:0] = [{"card": c, "face": "down"} for c in cards]
+        self.log.add("cards_discarded", country=country, count=len(cards), source=source, reason=reason)
+        self.log.add("cards_discarded_named", to=[country], country=country, source=source,
+                     cards=[self.card(country, c).name for c in cards])
+
+    def discard_from_hand(self, country: str, count: int, chosen: list[str], reason: str) -> None:
+        """Discard `count` cards from hand, the `chosen` ones first; a missing hand card is the top
+        card of the deck, a missing deck card costs the team 1 VP (seed l.521-552)."""
+        hand = self.zones(country)["hand"]
+        picked = [c for c in chosen if c in hand][:count]
+        if len(picked) < count and len(hand) > len(picked):
+            rest = [c for c in reversed(hand) if c not in picked][:count - len(picked)]
+            self.log.add("default_applied", country=country, what=f"{len(rest)} card(s) to discard for {reason} "
+                         "not named in the orders: the last cards of the hand", to=[country])
+            picked += rest
+        for c in picked:
+            hand.remove(c)
+        self.discard_hidden(country, picked, "hand", reason)
+        self.discard_from_deck(country, count - len(picked), reason)
+
+    def discard_from_deck(self, country: str, count: int, reason: str) -> None:
+        deck = self.zones(country)["deck"]
+        taken, deck[:] = deck[:count], deck[count:]
+        self.discard_hidden(country, taken, "deck", reason)
+        if count > len(taken):
+            self.score(TEAMS[country], len(taken) - count, f"{country} could not discard {count - len(taken)} "
+                       f"card(s) for {reason}: its draw deck is empty")
+
+    def discard_played(self, country: str, instance: str) -> None:
+        """A played card, or a used Response, goes face up on top of the pile, for all to see."""
+        self.zones(country)["discard"].append({"card": instance, "face": "up"})
+
+    # ---------------------------------------------------------------- legality
+    def can_build(self, country: str, piece: str, space: str, how: str = "built") -> str | None:
+        """Why `country` cannot build (or recruit) a `piece` in `space` now; None when it can."""
+        board = self.pack.board
+        if space not in board.spaces:
+            return f"{space} is not a space of the board"
+        kind = "land" if piece == "army" else "sea"
+        if board.spaces[space].kind != kind:
+            return f"{space} is a {board.spaces[space].kind} space: an {piece} goes on a {kind} space"
+        on_board = sum(1 for here in self.state["pieces"].values() for p in here
+                       if p["country"] == country and p["piece"] == piece)
+        if on_board >= PIECES[country][piece]:
+            return f"all {PIECES[country][piece]} of {country}'s {piece}s are on the board"
+        if self.piece_of(country, space):
+            return f"{country} already has a piece in {space}"
+        if any(TEAMS[p["country"]] != TEAMS[country] for p in self.pieces_at(space)):
+            return f"an enemy piece is in {space}"
+        if how == "recruited":
+            return None
+        supplied = self.supplied(country)
+        home = piece == "army" and space == board.home_of(country)
+        if not home and not any(n in supplied for n in self.neighbours(space, country)):
+            return f"{space} is not next to a supplied piece of {country}" + \
+                ("" if piece == "navy" else f" and is not its home space")
+        self.state["pieces"].setdefault(space, []).append({"country": country, "piece": piece})
+        placed_supplied = space in self.supplied(country)
+        self._take(country, space)
+        if not placed_supplied:
+            return f"an {piece} of {country} in {space} would not be supplied" + \
+                (" (a navy needs a friendly army on a land space next to it)" if piece == "navy" else "")
+        return None
+
+    def can_battle(self, country: str, kind: str, space: str) -> str | None:
+        """Why `country` cannot battle `space` now; None when it can (seed l.645-668)."""
+        board = self.pack.board
+        if space not in board.spaces:
+            return f"{space} is not a space of the board"
+        if board.spaces[space].kind != kind:
+            return f"{space} is a {board.spaces[space].kind} space: a {kind} battle needs a {kind} space"
+        if any(TEAMS[p["country"]] == TEAMS[country] for p in self.pieces_at(space)):
+            return f"a piece of {country}'s own team is in {space}"
+        supplied = self.supplied(country)
+        if not any(n in supplied for n in self.neighbours(space, country)):
+            return f"{space} is not next to a supplied piece of {country}"
+        return None
+
+    def _take(self, country: str, space: str) -> None:
+        here = self.state["pieces"][space]
+        here.remove(next(p for p in here if p["country"] == country))
+        if not here:
+            del self.state["pieces"][space]
+
+    # ---------------------------------------------------------------- actions
+    def build(self, country: str, piece: str, space: str, by: str, how: str = "built") -> bool:
+        why = self.can_build(country, piece, space, how)
+        if why:
+            self.log.add("action_failed", country=by, action=f"{how[:-2]} {piece}", space=space, why=why)
+            return False
+        here = self.state["pieces"].setdefault(space, [])
+        here.append({"country": country, "piece": piece})
+        here.sort(key=lambda p: COUNTRIES.index(p["country"]))
+        self.state["pieces"] = dict(sorted(self.state["pieces"].items(),
+                                           key=lambda item: self.pack.board.order.index(item[0])))
+        self.log.add(how, country=country, piece=piece, space=space, by=by)
+        self.window({"event": "built", "piece": piece, "owner": country, "team": TEAMS[country],
+                     "space": space, "by": by, "how": how}, TEAMS[by])
+        return True
+
+    def declare_built(self, country: str, piece: str, space: str) -> bool:
+        """A Build card naming an existing piece as newly built (seed l.975-980)."""
+        own = self.piece_of(country, space)
+        if not own or own["piece"] != piece:
+            self.log.add("action_failed", country=country, action=f"declare {piece} built", space=space,
+                         why=f"{country} has no {piece} in {space}")
+            return False
+        self.log.add("declared_built", country=country, piece=piece, space=space)
+        self.window({"event": "built", "piece": piece, "owner": country, "team": TEAMS[country],
+                     "space": space, "by": country, "how": "declared"}, TEAMS[country])
+        return True
+
+    def remove(self, country: str, space: str, cause: str, by: str | None) -> bool:
+        """Remove `country`'s piece from `space` unless something prevents it; True when removed."""
+        piece = self.piece_of(country, space)
+        if piece is None:
+            return False
+        if (country, space, piece["piece"]) in self.protected:
+            self.log.add("removal_prevented", country=country, piece=piece["piece"], space=space,
+                         why="it cannot be removed this turn")
+            return False
+        event = {"event": "removal", "piece": piece["piece"], "owner": country, "team": TEAMS[country],
+                 "space": space, "cause": cause, "by": by, "supplied": space in self.supplied(country),
+                 "prevented": False}
+        self.window(event, TEAMS[by] if by else TEAMS[self.active])
+        if event["prevented"]:
+            return False
+        self._take(country, space)
+        self.log.add("piece_removed", country=country, piece=piece["piece"], space=space, cause=cause, by=by)
+        return True
+
+    def battle(self, country: str, kind: str, space: str, target: Any) -> bool:
+        why = self.can_battle(country, kind, space)
+        if why:
+            self.log.add("action_failed", country=country, action=f"{kind} battle", space=space, why=why)
+            return False
+        piece = "army" if kind == "land" else "navy"
+        enemies = [p["country"] for p in self.pieces_at(space) if p["piece"] == piece]
+        wanted = [target] if isinstance(target, str) else list(target or [])
+        chosen = next((c for c in wanted if c in enemies), None)
+        if chosen is None and enemies:
+            chosen = enemies[0]
+            if len(enemies) > 1 or wanted:
+                self.log.add("default_applied", country=country, what=f"the {kind} battle in {space} removes "
+                             f"{chosen}'s {piece}: the orders name no other {piece} there")
+        self.log.add("battle", country=country, kind=kind, space=space, target=chosen)
+        removed = self.remove(chosen, space, "battle", country) if chosen else False
+        self.window({"event": "battle", "kind": kind, "space": space, "by": country, "target": chosen,
+                     "removed": removed}, TEAMS[country])
+        return True
+
+    # ---------------------------------------------------------------- trigger windows
+    def window(self, event: dict[str, Any], caused_by: str) -> None:
+        """Let the teams use their effects on `event`, the team that did not cause it first, one
+        effect at a time, until both pass in a row (seed l.857-900). Effects that an effect
+        triggers are resolved inside it, before this window goes on."""
+        self.events += 1
+        event["id"] = self.events
+        team, passes = other_team(caused_by), 0
+        while passes < 2:
+            if self._use_one(team, event):
+                passes = 0
+            else:
+                passes += 1
+            team = other_team(team)
+
+    def _team_order(self, team: str) -> Iterator[str]:
+        start = COUNTRIES.index(self.active)
+        for country in COUNTRIES[start:] + COUNTRIES[:start]:
+            if TEAMS[country] == team:
+                yield country
+
+    def _use_one(self, team: str, event: dict[str, Any]) -> bool:
+        for country in self._team_order(team):
+            for entry in self.entries.get(country, []):
+                instance = self._usable(country, entry, event)
+                if instance is not None:
+                    self._use(country, instance, entry, event)
+                    return True
+        return False
+
+    def _usable(self, country: str, entry: dict[str, Any], event: dict[str, Any]) -> str | None:
+        """The card instance of `entry` that `country` may use on `event` now, or None."""
+        zones = self.zones(country)
+        instance = next((c for c in zones["responses"] + zones["statuses"] if c == entry["card"]), None)
+        if instance is None or instance == self.laying:
+            return None
+        card = self.card(country, instance)
+        use = card.use or {}
+        if use.get("instead") or not _matches(self, country, use.get("when") or {}, event):
+            return None
+        if any(not _field_matches(event.get(k), v) for k, v in (entry.get("when") or {}).items()):
+            return None
+        once = (country, instance, "turn") if use.get("once_per_turn") else (country, instance, event["id"])
+        if once in self.used:
+            return None
+        return instance
+
+    def _use(self, country: str, instance: str, entry: dict[str, Any], event: dict[str, Any]) -> None:
+        card = self.card(country, instance)
+        zones = self.zones(country)
+        use = card.use or {}
+        self.used.add((country, instance, "turn") if use.get("once_per_turn") else (country, instance, event["id"]))
+        if card.type == "response":
+            zones["responses"].remove(instance)
+            self.discard_played(country, instance)
+        self.log.add("effect_used", country=country, card=card.name, card_type=card.type, text=card.text,
+                     trigger=_trigger_words(event))
+        for cost in use.get("cost") or []:
+            self.pay(country, cost["discard"], entry, card.name)
+        self.resolve_steps(country, use.get("effect") or [], entry, event)
+
+    def pay(self, country: str, discard: dict[str, Any], entry: dict[str, Any], what: str) -> None:
+        if discard["from"] == "deck":
+            self.discard_from_deck(country, discard["count"], what)
+        else:
+            self.discard_from_hand(country, discard["count"], _hand_cards(self, country, entry.get("pay")), what)
+
+    # ---------------------------------------------------------------- effect steps
+    def resolve_steps(self, country: str, steps: list[dict[str, Any]], entry: dict[str, Any],
+                      event: dict[str, Any] | None) -> None:
+        """Each step in printed order; a step that cannot happen does not stop the next (seed l.736-742)."""
+        params = entry.get("steps") or []
+        for number, step in enumerate(steps):
+            choice = {**entry, **(params[number] if number < len(params) else {})}
+            (verb, arg), = step.items()
+            getattr(self, f"_step_{verb}")(country, arg, choice, event)
+
+    def _step_protect(self, country: str, arg: str, choice: dict[str, Any], event: dict[str, Any] | None) -> None:
+        event["prevented"] = True
+        self.log.add("removal_prevented", country=event["owner"], piece=event["piece"], space=event["space"],
+                     why="this turn" if arg == "until_end_of_turn" else "this removal")
+        if arg == "until_end_of_turn":
+            self.protected.add((event["owner"], event["space"], event["piece"]))
+
+    def _step_remove(self, country: str, arg: Any, choice: dict[str, Any], event: dict[str, Any] | None) -> None:
+        if arg == "the_piece":
+            piece = self.piece_of(event["owner"], event["space"])
+            if piece and piece["piece"] == event["piece"]:
+                self.remove(event["owner"], event["space"], "effect", country)
+            return
+        found = [p["country"] for p in self.pieces_at(arg["space"])
+                 if p["piece"] == arg["piece"] and TEAMS[p["country"]] == arg["team"]]
+        wanted = [c for c in _as_list(choice.get("target")) if c in found] + found
+        if wanted:
+            self.remove(wanted[0], arg["space"], "effect", country)
+
+    def _step_recruit(self, country: str, arg: dict[str, Any], choice: dict[str, Any],
+                      event: dict[str, Any] | None) -> None:
+        candidates = [c for c in _as_list(choice.get("country")) if c in arg["countries"]] + list(arg["countries"])
+        able = [c for c in candidates if not self.can_build(c, arg["piece"], arg["space"], "recruited")]
+        if not able:
+            self.log.add("action_failed", country=country, action=f"recruit {arg['piece']}", space=arg["space"],
+                         why=self.can_build(candidates[0], arg["piece"], arg["space"], "recruited"))
+            return
+        if not choice.get("country"):
+            self.log.add("default_applied", country=country, what=f"{able[0]} recruits: the orders name no country")
+        self.build(able[0], arg["piece"], arg["space"], country, "recruited")
+
+    def _step_battle(self, country: str, arg: dict[str, Any], choice: dict[str, Any],
+                     event: dict[str, Any] | None) -> None:
+        spaces = self._places(country, arg["where"], event, choice, lambda s: self.can_battle(country, arg["kind"], s))
+        if spaces:
+            self.battle(country, arg["kind"], spaces[0], choice.get("target"))
+
+    def _step_build(self, country: str, arg: dict[str, Any], choice: dict[str, Any],
+                    event: dict[str, Any] | None) -> None:
+        if arg.get("optional") and choice.get("skip"):
+            return
+        spaces = self._places(country, arg["where"], event, choice, lambda s: self.can_build(country, arg["piece"], s))
+        if spaces:
+            self.build(country, arg["piece"], spaces[0], country)
+
+    def _step_play_from_discard(self, country: str, arg: dict[str, Any], choice: dict[str, Any],
+                                event: dict[str, Any] | None) -> None:
+        pile = self.zones(country)["discard"]
+        found = next((i for i in range(len(pile) - 1, -1, -1)
+                      if self.card(country, pile[i]["card"]).type == arg["type"]), None)
+        if found is None:
+            self.log.add("action_failed", country=country, action="play from the discard pile",
+                         why=f"no {arg['type'].replace('_', ' ')} card in the discard pile")
+            return
+        instance = pile.pop(found)["card"]
+        self.play_card(country, instance, choice)
+
+    def _places(self, country: str, where: str, event: dict[str, Any] | None, choice: dict[str, Any],
+                why_not) -> list[str]:
+        """The spaces an effect may act on, the orders' choices first and only legal ones."""
+        if where == "same":
+            allowed = [event["space"]]
+        elif where == "adjacent":
+            allowed = sorted(self.neighbours(event["space"], country), key=self.pack.board.order.index)
+        elif where == "same_or_adjacent":
+            allowed = [event["space"], *sorted(self.neighbours(event["space"], country),
+                                               key=self.pack.board.order.index)]
+        else:
+            allowed = list(self.pack.board.order)
+        wanted = _as_list(choice.get("space"))
+        legal = [s for s in wanted if s in allowed and not why_not(s)]
+        if wanted and not legal:
+            self.log.add("action_failed", country=country, action="effect", space=", ".join(wanted),
+                         why="; ".join(filter(None, (why_not(s) if s in allowed else f"{s} is not where this "
+                                                     "effect may act" for s in wanted))))
+            return []
+        if not wanted:
+            self.log.add("default_applied", country=country, to=[country],
+                         what="the orders name no space for this effect: it is not used")
+        return legal
+
+    # ---------------------------------------------------------------- playing a card
+    def play_card(self, country: str, instance: str, choice: dict[str, Any]) -> None:
+        """Resolve a card played from hand (or from the discard pile): it is public from now on."""
+        card = self.card(country, instance)
+        if card.type == "response":  # face down: everyone sees that a Response is laid, only its owner which
+            self.zones(country)["responses"].append(instance)
+            self.laying = instance
+            self.log.add("response_laid", country=country)
+            self.log.add("response_laid_named", to=[country], country=country, card=card.name)
+            return
+        self.log.add("card_played", country=country, card=card.name, card_type=card.type)
+        if card.type == "status":
+            self.zones(country)["statuses"].append(instance)
+            self.laying = instance
+            return
+        self.discard_played(country, instance)
+        if card.type in BASIC_TYPES:
+            piece = "army" if card.type in ("build_army", "land_battle") else "navy"
+            if card.type.startswith("build"):
+                if choice.get("existing"):
+                    self.declare_built(country, piece, choice["existing"])
+                else:
+                    self.build(country, piece, choice.get("space", ""), country)
+            else:
+                self.battle(country, "land" if piece == "army" else "sea", choice.get("space", ""),
+                            choice.get("target"))
+            return
+        self.resolve_steps(country, (card.use or {}).get("effect") or [], choice, None)
+
+
+def _as_list(value: Any) -> list[Any]:
+    return [] if value is None else [value] if isinstance(value, str) else list(value)
+
+
+def _field_matches(actual: Any, wanted: Any) -> bool:
+    return actual in wanted if isinstance(wanted, list) else actual == wanted
+
+
+def _matches(turn: Turn, country: str, when: dict[str, Any], event: dict[str, Any]) -> bool:
+    """Whether a card's printed condition holds for `event`, for the card's owner `country`."""
+    if when.get("event") != event["event"]:
+        return False
+    for key, wanted in when.items():
+        if key == "event":
+            continue
+        if key == "piece":
+            ok = wanted == "any" or event.get("piece") == wanted
+        elif key in ("owner", "by"):
+            ok = _field_matches(event.get(key), country if wanted == "self" else wanted)
+        elif key == "near":
+            ok = event.get("space") == wanted or event.get("space") in turn.pack.board.neighbours_for(
+                wanted, TEAMS[country], axis_armies(turn.state["pieces"]))
+        elif key == "how":
+            ok = _field_matches(event.get("how"), wanted)
+        elif key == "space":
+            ok = _field_matches(event.get("space"), wanted)
+        else:
+            ok = _field_matches(event.get(key), wanted)
+        if not ok:
+            return False
+    if when["event"] == "built" and event.get("how") == "recruited" and "how" not in when:
+        if not turn.options["recruited_counts_as_built"]:
+            turn.ruling("built_not_recruited", "the card's condition is a piece built: a recruited piece does "
+                        "not meet it (the card text; seed l.896-899 says 'built or recruited')")
+            return False
+    return True
+
+
+def _hand_cards(turn: Turn, country: str, names: Any) -> list[str]:
+    """Card instances in `country`'s hand for the named cards, in the order named."""
+    hand = list(turn.zones(country)["hand"])
+    picked = []
+    for name in _as_list(names):
+        found = next((c for c in hand if c not in picked and turn.card(country, c).name == name), None)
+        if found:
+            picked.append(found)
+    return picked
+
+
+def _trigger_words(event: dict[str, Any]) -> str:
+    kind = event["event"]
+    if kind == "removal":
+        return f"{event['owner']}'s {event['piece']} in {event['space']} was to be removed"
+    if kind == "built":
+        return f"{event['owner']}'s {event['piece']} was {event['how']} in {event['space']}"
+    if kind == "battle":
+        return f"{event['by']} conducted a {event['kind']} battle in {event['space']}"
+    return kind.replace("_", " ")

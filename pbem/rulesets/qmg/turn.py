@@ -1,0 +1,191 @@
+"""The round: the setup exchange, then each country's five steps in turn order, and the end of a
+round with its victory checks (seed l.80-120, l.380-440, l.1040-1060)."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from pbem.core.events import EventLog
+from pbem.rulesets.qmg.content import COUNTRIES, TEAMS, Pack
+from pbem.rulesets.qmg.play import HAND_SIZE, Turn, _hand_cards
+
+SETUP_DRAW, SETUP_DISCARD = 10, 3
+SUDDEN_VICTORY_LEAD, LAST_ROUND = 30, 20
+
+
+def opening(pack: Pack, game: str, options: dict[str, Any], hidden) -> dict[str, Any]:
+    """Every country's deck shuffled and 10 cards dealt, one army in each home space (seed l.80-100)."""
+    countries, pieces = {}, {}
+    for country in COUNTRIES:
+        deck = hidden.shuffle(pack.decks[country])
+        countries[country] = {"deck": deck[SETUP_DRAW:], "hand": deck[:SETUP_DRAW], "discard": [],
+                              "responses": [], "statuses": []}
+        pieces[pack.board.home_of(country)] = [{"country": country, "piece": "army"}]
+    return {"format": "qmg/1", "ruleset": "qmg", "game": game, "options": options, "round": 1,
+            "phase": "setup", "next_power": None, "dice": None, "vp": {"axis": 0, "allies": 0},
+            "pieces": dict(sorted(pieces.items(), key=lambda item: pack.board.order.index(item[0]))),
+            "countries": countries, "winner": None}
+
+
+def awaiting(state: dict[str, Any]) -> tuple[str, ...]:
+    if state.get("winner"):
+        return ()
+    return COUNTRIES if state["phase"] == "setup" else (state["next_power"],)
+
+
+def resolve_setup(pack: Pack, state: dict[str, Any], orders: dict[str, dict[str, Any]],
+                  log: EventLog) -> dict[str, Any]:
+    """Each country discards 3 of its 10 cards at once, in secret (seed l.95-100)."""
+    after = copy.deepcopy(state)
+    turn = Turn(pack, after, log, COUNTRIES[0], {}, after["options"])
+    for country in COUNTRIES:
+        chosen = _hand_cards(turn, country, orders[country]["setup_discard"])
+        for instance in chosen:
+            after["countries"][country]["hand"].remove(instance)
+        turn.discard_hidden(country, chosen, "hand", "setup")
+    after["phase"], after["next_power"] = "play", COUNTRIES[0]
+    return after
+
+
+def resolve_country_turn(pack: Pack, state: dict[str, Any], orders: dict[str, Any],
+                         standing: dict[str, list[dict[str, Any]]], log: EventLog, hidden) -> dict[str, Any]:
+    """One country's turn: start, Play, Supply, Victory, Discard and Draw steps (seed l.380-440)."""
+    after = copy.deepcopy(state)
+    active = state["next_power"]
+    turn = Turn(pack, after, log, active, {**standing, active: orders.get("effects") or []}, after["options"])
+    turn.window({"event": "start_of_turn", "by": active}, TEAMS[active])
+    if orders.get("reallocate"):
+        _reallocate(turn, orders["reallocate"], hidden)
+    _play_step(turn, orders.get("play") or {})
+    turn.laying = None  # a Status laid this turn may be used after its Play step (correction 3 of the digest)
+    _supply_step(turn)
+    _victory_step(turn)
+    chosen = _hand_cards(turn, active, orders.get("discard"))
+    for instance in chosen:
+        after["countries"][active]["hand"].remove(instance)
+    turn.discard_hidden(active, chosen, "hand", "discard step")
+    _draw_step(turn)
+    _next(after, log)
+    return after
+
+
+def _reallocate(turn: Turn, order: dict[str, Any], hidden) -> None:
+    """Reallocate Resources (optional rule, seed l.605-625): 4 cards from hand, one basic card
+    searched from the deck and shown to all, then the deck is shuffled."""
+    country = turn.active
+    turn.discard_from_hand(country, 4, _hand_cards(turn, country, order.get("discard")), "Reallocate Resources")
+    deck = turn.zones(country)["deck"]
+    found = next((c for c in deck if turn.card(country, c).name == order["take"]), None)
+    if found is None:
+        turn.log.add("action_failed", country=country, action="Reallocate Resources",
+                     why=f"no {order['take']} card in the draw deck")
+    else:
+        deck.remove(found)
+        turn.zones(country)["hand"].append(found)
+        turn.log.add("card_shown", country=country, card=turn.card(country, found).name, reason="Reallocate Resources")
+    deck[:] = hidden.shuffle(deck)
+    turn.log.add("deck_shuffled", country=country, cards=len(deck))
+
+
+def _play_step(turn: Turn, play: dict[str, Any]) -> None:
+    """Play or discard exactly one card; an empty hand discards the deck's top card, and with
+    neither the team loses 1 VP (seed l.521-531, l.716-728)."""
+    country = turn.active
+    zones = turn.zones(country)
+    turn.window({"event": "play_step", "by": country}, TEAMS[country])
+    if play.get("instead"):
+        instance = play["instead"]
+        card = turn.card(country, instance)
+        turn.log.add("effect_used", country=country, card=card.name, card_type=card.type, text=card.text,
+                     trigger="in the Play step, instead of playing a card")
+        for cost in card.use.get("cost") or []:
+            turn.pay(country, cost["discard"], play, card.name)
+        turn.resolve_steps(country, card.use.get("effect") or [], play, None)
+        return
+    hand = zones["hand"]
+    chosen = _hand_cards(turn, country, play.get("card") or play.get("discard"))
+    if not hand:
+        if zones["deck"]:
+            turn.log.add("default_applied", country=country, what="the hand is empty: the top card of the "
+                         "draw deck is discarded as the Play step's card")
+            turn.discard_from_deck(country, 1, "the Play step")
+        else:
+            turn.score(TEAMS[country], -1, f"{country} can neither play nor discard a card")
+        return
+    if not chosen:
+        chosen = [hand[-1]]
+        turn.log.add("default_applied", country=country, what="the orders play no card in hand: the last card "
+                     "of the hand is discarded")
+        play = {"discard": None}
+    hand.remove(chosen[0])
+    if play.get("discard") is not None:
+        turn.discard_hidden(country, chosen, "hand", "the Play step")
+    else:
+        turn.play_card(country, chosen[0], play)
+
+
+def _supply_step(turn: Turn) -> None:
+    """Remove every unsupplied piece of the country: all at once by default (option supply_cascade)."""
+    country = turn.active
+    while True:
+        supplied = turn.supplied(country)
+        cut_off = [space for space, here in turn.state["pieces"].items()
+                   if any(p["country"] == country for p in here) and space not in supplied]
+        if not cut_off:
+            return
+        removed = [space for space in cut_off if turn.remove(country, space, "supply", None)]
+        if not removed or not turn.options["supply_cascade"]:
+            return
+
+
+def _victory_step(turn: Turn) -> None:
+    """2 VP for each star space with only this country's army, 1 with a friendly army beside it;
+    none at all while an enemy army holds its home space (seed l.1014-1040)."""
+    country = turn.active
+    board = turn.pack.board
+    home = board.home_of(country)
+    if any(p["piece"] == "army" and TEAMS[p["country"]] != TEAMS[country] for p in turn.pieces_at(home)):
+        turn.log.add("victory_step_skipped", country=country, why=f"an enemy army holds {home}")
+        return
+    points = 0
+    for space, here in turn.state["pieces"].items():
+        if board.spaces[space].star and any(p["country"] == country and p["piece"] == "army" for p in here):
+            armies = sum(1 for p in here if p["piece"] == "army")
+            points += 2 if armies == 1 else 1
+    if points:
+        turn.score(TEAMS[country], points, f"{country}'s supply spaces")
+    turn.window({"event": "victory_step", "by": country}, TEAMS[country])
+
+
+def _draw_step(turn: Turn) -> None:
+    country = turn.active
+    zones = turn.zones(country)
+    count = max(0, min(HAND_SIZE - len(zones["hand"]), len(zones["deck"])))
+    drawn, zones["deck"] = zones["deck"][:count], zones["deck"][count:]
+    zones["hand"] += drawn
+    turn.log.add("cards_drawn", country=country, count=count, deck_left=len(zones["deck"]))
+    if drawn:
+        turn.log.add("cards_drawn_named", to=[country], country=country,
+                     cards=[turn.card(country, c).name for c in drawn])
+
+
+def _next(state: dict[str, Any], log: EventLog) -> None:
+    """The next country; after the United States' turn, the end of the round (seed l.1044-1060)."""
+    index = COUNTRIES.index(state["next_power"])
+    if index + 1 < len(COUNTRIES):
+        state["next_power"] = COUNTRIES[index + 1]
+        return
+    axis, allies = state["vp"]["axis"], state["vp"]["allies"]
+    if abs(axis - allies) >= SUDDEN_VICTORY_LEAD:
+        state["winner"] = "axis" if axis > allies else "allies"
+        log.add("game_over", winner=state["winner"], why=f"a lead of {abs(axis - allies)} VP at the end of "
+                f"round {state['round']}")
+    elif state["round"] >= LAST_ROUND:
+        state["winner"] = "allies" if allies > axis else "axis"
+        log.add("game_over", winner=state["winner"], why=f"round {LAST_ROUND} has ended" +
+                (": a tie goes to the Axis" if axis == allies else ""))
+    else:
+        state["round"] += 1
+        log.add("round_end", round=state["round"] - 1, vp=dict(state["vp"]))
+    state["next_power"] = COUNTRIES[0]
