@@ -369,7 +369,7 @@ class Turn:
                                                key=self.pack.board.order.index)]
         else:
             allowed = list(self.pack.board.order)
-        wanted = _as_list(choice.get("space"))
+        wanted = _as_list(choice.get("space")) or (allowed if where == "same" else [])
         legal = [s for s in wanted if s in allowed and not why_not(s)]
         if wanted and not legal:
             self.log.add("action_failed", country=country, action="effect", space=", ".join(wanted),

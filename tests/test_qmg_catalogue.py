@@ -1,0 +1,124 @@
+"""The Quartermaster General adjudication catalogue: every worked example and numbered edge case of
+the digest (§9), each a position, the orders of the country whose turn it is, the others' standing
+orders, a fixed deck order where it matters, and the outcome the rulebook gives."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from pbem.core.dice import DiceStream
+from pbem.core.events import EventLog
+from pbem.core.yamlio import parse_document
+from pbem.rulesets.qmg import Qmg
+from pbem.rulesets.qmg.content import COUNTRIES, demo_pack
+
+CASES = sorted((Path(__file__).parent / "catalogue" / "qmg").glob("*.yaml"))
+
+
+def _pack_with(extra: dict[str, str]):
+    """The demo pack with cards the seed prints without a country given to one, for a case."""
+    pack = demo_pack()
+    cards, decks = dict(pack.cards), {c: list(d) for c, d in pack.decks.items()}
+    for card_id, country in extra.items():
+        cards[card_id] = dataclasses.replace(cards[card_id], country=country)
+        decks[country].append(card_id)
+    return dataclasses.replace(pack, cards=cards, decks=decks)
+
+
+def _instances(pack, country: str, names: list[str], taken: set[str]) -> list[str]:
+    out = []
+    for name in names:
+        found = next(i for i in pack.decks[country] if i not in taken and pack.name(country, i) == name)
+        taken.add(found)
+        out.append(found)
+    return out
+
+
+def position(pack, case: dict[str, Any]) -> dict[str, Any]:
+    """A full state from a case's short position: pieces as `country piece` by space, and each
+    country's zones as card names (the deck top first)."""
+    given = case["position"]
+    pieces = {}
+    for space in pack.board.order:
+        if space in given.get("pieces", {}):
+            pieces[space] = [dict(zip(("country", "piece"), p.split())) for p in given["pieces"][space]]
+    countries = {}
+    for country in COUNTRIES:
+        zones = given.get("countries", {}).get(country, {})
+        taken: set[str] = set()
+        countries[country] = {
+            "deck": _instances(pack, country, zones.get("deck", []), taken),
+            "hand": _instances(pack, country, zones.get("hand", []), taken),
+            "discard": [{"card": c, "face": "up"} for c in _instances(pack, country, zones.get("discard", []), taken)],
+            "responses": _instances(pack, country, zones.get("responses", []), taken),
+            "statuses": _instances(pack, country, zones.get("statuses", []), taken),
+        }
+    options = {o.name: o.default for o in Qmg().options()} | given.get("options", {})
+    return {"format": "qmg/1", "ruleset": "qmg", "game": "catalogue", "options": options,
+            "round": given.get("round", 1), "phase": "play", "next_power": given["next_power"],
+            "dice": {"commitment": "0" * 64, "turn": 1}, "vp": given.get("vp", {"axis": 0, "allies": 0}),
+            "pieces": pieces, "countries": countries, "winner": None}
+
+
+def _names(pack, country: str, instances: list[str]) -> list[str]:
+    return [pack.name(country, i) for i in instances]
+
+
+@pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
+def test_case(path: Path) -> None:
+    case = yaml.safe_load(path.read_text(encoding="utf-8"))
+    rules = Qmg()
+    rules.pack = _pack_with(case.get("cards_given") or {})
+    state = position(rules.pack, case)
+    active = state["next_power"]
+    orders = parse_document(yaml.safe_dump({"country": active, **case["orders"]}), "orders.yaml")
+    standing = {c: parse_document(yaml.safe_dump({"country": c, **(case.get("standing") or {}).get(c, {})}),
+                                  f"{c}.yaml") for c in COUNTRIES if c != active}
+    problems = rules.check_orders(state, {active: orders}, standing)
+    expect = case["expect"]
+    if "problems" in expect:
+        text = " | ".join(f"{p.field}: {p.message}" for p in problems)
+        for wanted in expect["problems"]:
+            assert wanted in text, text
+        return
+    assert problems == [], [f"{p.field}: {p.message}" for p in problems]
+    log = EventLog()
+    after = rules.resolve(state, {active: orders}, standing, None, log, DiceStream("00" * 32, "catalogue"))
+    if "pieces" in expect:
+        got = {space: sorted(f"{p['country']} {p['piece']}" for p in here) for space, here in after["pieces"].items()}
+        assert got == {s: sorted(v) for s, v in expect["pieces"].items()}
+    for country, zones in (expect.get("countries") or {}).items():
+        have = after["countries"][country]
+        for zone, wanted in zones.items():
+            if zone == "discard_top":
+                top = have["discard"][-1]
+                assert (rules.pack.name(country, top["card"]), top["face"]) == tuple(wanted), zone
+            elif isinstance(wanted, int):
+                assert len(have[zone]) == wanted, (country, zone)
+            elif zone == "discard":
+                assert Counter(rules.pack.name(country, d["card"]) for d in have[zone]) == Counter(wanted)
+            else:
+                assert Counter(_names(rules.pack, country, have[zone])) == Counter(wanted), (country, zone)
+    if "vp" in expect:
+        assert after["vp"] == expect["vp"]
+    if "winner" in expect:
+        assert after["winner"] == expect["winner"]
+    if "next_power" in expect:
+        assert after["next_power"] == expect["next_power"]
+    types = [e["type"] for e in log.events]
+    for wanted in expect.get("events") or []:
+        kind, _, text = wanted.partition(": ")
+        assert any(e["type"] == kind and all(re.search(part, str(e)) for part in text.split(" & ") if part)
+                   for e in log.events), (wanted, [e for e in log.events if e["type"] == kind] or types)
+    for unwanted in expect.get("no_events") or []:
+        assert unwanted not in types
+    used = [(e["country"], e["card"]) for e in log.events if e["type"] == "effect_used"]
+    if "used" in expect:
+        assert used == [tuple(u) for u in expect["used"]]
