@@ -116,7 +116,8 @@ class Turn:
         on_board = sum(1 for here in self.state["pieces"].values() for p in here
                        if p["country"] == country and p["piece"] == piece)
         if on_board >= PIECES[country][piece]:
-            return f"all {PIECES[country][piece]} of {country}'s {piece}s are on the board"
+            return f"all {PIECES[country][piece]} of {country}'s {'armies' if piece == 'army' else 'navies'} " \
+                "are on the board"
         if self.piece_of(country, space):
             return f"{country} already has a piece in {space}"
         if any(TEAMS[p["country"]] != TEAMS[country] for p in self.pieces_at(space)):
