@@ -157,6 +157,7 @@ def read_orders(pack: Pack, state: dict[str, Any], doc: Document, options: dict[
         out["reallocate"] = {"discard": named, "take": take}
         for name in named:  # the rest of the orders see the hand after the reallocation
             hand.remove(next(c for c in hand if pack.name(country, c) == name))
+        hand += [c for c in zones["deck"] if pack.name(country, c) == take][:1]
     play = data.get("play")
     if play is None:
         if hand or out.get("reallocate"):
@@ -168,7 +169,7 @@ def read_orders(pack: Pack, state: dict[str, Any], doc: Document, options: dict[
     discard = data.get("discard") or []
     played = out.get("play", {}).get("card") or out.get("play", {}).get("discard")
     rest = list(hand)
-    if played:
+    if played in [pack.name(country, c) for c in rest]:
         rest.remove(next(c for c in rest if pack.name(country, c) == played))
     out["discard"] = r.in_hand(("discard",), discard, rest)
     return out, r.problems

@@ -400,14 +400,18 @@ class Turn:
         self.discard_played(country, instance)
         if card.type in BASIC_TYPES:
             piece = "army" if card.type in ("build_army", "land_battle") else "navy"
-            if card.type.startswith("build"):
-                if choice.get("existing"):
-                    self.declare_built(country, piece, choice["existing"])
-                else:
-                    self.build(country, piece, choice.get("space", ""), country)
+            kind = "land" if piece == "army" else "sea"
+            build = card.type.startswith("build")
+            if build and choice.get("existing"):
+                self.declare_built(country, piece, choice["existing"])
+                return
+            spaces = _as_list(choice.get("space")) or [""]
+            space = next((s for s in spaces if not (self.can_build(country, piece, s) if build
+                                                    else self.can_battle(country, kind, s))), spaces[0])
+            if build:
+                self.build(country, piece, space, country)
             else:
-                self.battle(country, "land" if piece == "army" else "sea", choice.get("space", ""),
-                            choice.get("target"))
+                self.battle(country, kind, space, choice.get("target"))
             return
         self.resolve_steps(country, (card.use or {}).get("effect") or [], choice, None)
 
