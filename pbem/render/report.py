@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import io
 import re
+from functools import cache
 from importlib.resources import files
 from typing import Any
 
@@ -313,6 +314,7 @@ def report_model(before: dict[str, Any], after: dict[str, Any], log: EventLog,
     }
 
 
+@cache  # compiling the templates costs more than rendering them
 def template_environment(autoescape: bool) -> jinja2.Environment:
     def load(name: str) -> str:
         return (files("pbem.templates") / name).read_text(encoding="utf-8")
