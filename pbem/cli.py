@@ -11,14 +11,15 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from pbem.core.dice import new_chain_secret
-from pbem.core.errors import InputError, display_path, escape_controls
-from pbem.core.folder import game_folder_of
-from pbem.core.game import (Verified, ledger_entry, new_game, read_ledger, record_turn, seed_for_turn,
+from pbem.core.dice import commitment, new_chain_secret
+from pbem.core.errors import InputError, Problem, display_path, escape_controls
+from pbem.core.folder import GAME_FILE, REVEAL_FILE, SECRET_FILE, STATE_FILE, game_folder_of
+from pbem.core.game import (Verified, ledger_entry, new_game, read_ledger, read_secret, record_turn, seed_for_turn,
                             verify_game, write_secret)
+from pbem.core.hidden import hidden_key
 from pbem.core.schemas import CORE_SCHEMAS, SCHEMA_NAMES, schema_data, schema_text, validate
 from pbem.core.turn import check_output, decisions_digest, load_turn, resolve_turn, turn_lock, write_outputs
-from pbem.core.yamlio import Document, load_document, load_json_lines, parse_document
+from pbem.core.yamlio import Document, dump_yaml, load_document, load_json_lines, parse_document
 from pbem.rulesets import RULESETS, get_ruleset
 
 app = typer.Typer(no_args_is_help=True, context_settings={"help_option_names": ["-h", "--help"]},
@@ -170,6 +171,30 @@ def seed(folder: Path = typer.Argument(..., help="The game folder (needs its sec
         typer.echo(seed_for_turn(folder, turn))
     except InputError as exc:
         _fail(exc, "no seed printed")
+
+
+@app.command()
+def reveal(folder: Path = typer.Argument(..., help="The game folder (needs its secret.yaml)."),
+           before_end: bool = typer.Option(False, "--before-end", help="Reveal although the game is not over "
+                                           "(everyone can then read every hand and deck)."),
+           ) -> None:
+    """For a game with hidden cards: publish its hidden key in reveal.yaml once the game is over, so
+    that anyone can run `pbem verify` and check every shuffle and every hand against the commitments
+    in the reports they received."""
+    try:
+        key = hidden_key(read_secret(folder / SECRET_FILE))
+        if commitment(key) != load_document(folder / GAME_FILE).data["dice"].get("hidden_commitment"):
+            raise InputError([Problem(display_path(folder / GAME_FILE), None, "dice.hidden_commitment",
+                                      "this game has no hidden cards, or its secret.yaml is another game's")])
+        ledger = read_ledger(folder) or []
+        last = load_document(folder / ledger[-1]["output"] / STATE_FILE).data if ledger else {}
+        if not last.get("winner") and not before_end:
+            raise InputError([Problem(display_path(folder), None, "", "the game is not over: revealing the key now "
+                                      "shows every hand and deck order", "wait for its end, or --before-end")])
+        (folder / REVEAL_FILE).write_text(dump_yaml({"hidden_key": key}), encoding="utf-8")
+    except InputError as exc:
+        _fail(exc, "nothing was revealed")
+    typer.echo(f"wrote {display_path(folder / REVEAL_FILE)}: publish it with the game folder", err=True)
 
 
 @app.command()
