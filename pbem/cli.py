@@ -127,8 +127,11 @@ def new(ruleset: str = typer.Argument(..., help=f"Ruleset id: {', '.join(RULESET
         player: list[str] = typer.Option(
             [], "--player", help="NAME=COMMITMENT of a player who shares in the dice (from `pbem secret`); "
             "repeat for each. Then every turn needs each player's value: see the README."),
+        secret_file: Optional[Path] = typer.Option(
+            None, "--secret", help="Grow the game's seeds (and, in a game with hidden cards, its shuffles) from "
+            "the secret of this file, made by `pbem secret`, instead of a fresh one."),
         ) -> None:
-    """Create a game folder: opening state, a fresh secret dice seed and its published commitment."""
+    """Create a game folder: opening state, a secret dice seed and its published commitment."""
     options, problems = {}, []
     for item in option:
         name, _, value = item.partition("=")
@@ -141,7 +144,8 @@ def new(ruleset: str = typer.Argument(..., help=f"Ruleset id: {', '.join(RULESET
     try:
         if problems:
             raise InputError(problems)
-        new_game(ruleset, folder, game or folder.resolve().name, options, players)
+        secret = read_secret(secret_file) if secret_file else None
+        new_game(ruleset, folder, game or folder.resolve().name, options, players, secret)
     except InputError as exc:
         _fail(exc)
     typer.echo(f"created {display_path(folder)}: publish game.yaml's dice commitment to the players; "
@@ -195,6 +199,31 @@ def reveal(folder: Path = typer.Argument(..., help="The game folder (needs its s
     except InputError as exc:
         _fail(exc, "nothing was revealed")
     typer.echo(f"wrote {display_path(folder / REVEAL_FILE)}: publish it with the game folder", err=True)
+
+
+@app.command()
+def content(ruleset: str = typer.Argument(..., help="Ruleset id, e.g. qmg."),
+            pack: Optional[Path] = typer.Option(None, "--pack", help="A folder with a content pack to check "
+                                                "(default: the pack pbem ships)."),
+            ) -> None:
+    """Check a game's content pack (its board and cards) and list what it reconstructs or lacks."""
+    chosen = _ruleset(ruleset)
+    try:
+        checked = chosen.check_content(pack)
+    except InputError as exc:
+        _fail(exc, "the pack was not checked")
+    if checked is None:
+        typer.echo(f"{ruleset} has no content pack: its material is part of pbem", err=True)
+        return
+    problems, notes = checked
+    for note in notes:
+        typer.echo(f"note: {note}")
+    for problem in problems:
+        typer.echo(f"error: {problem}", err=True)
+    typer.echo(f"{len(problems)} problem{'s' if len(problems) != 1 else ''}, {len(notes)} "
+               f"note{'s' if len(notes) != 1 else ''} on what the pack reconstructs or lacks", err=True)
+    if problems:
+        raise typer.Exit(code=1)
 
 
 @app.command()

@@ -17,18 +17,22 @@ from pbem.core.dice import DiceStream
 from pbem.core.events import EventLog
 from pbem.core.yamlio import parse_document
 from pbem.rulesets.qmg import Qmg
-from pbem.rulesets.qmg.content import COUNTRIES, demo_pack
+from pbem.rulesets.qmg.content import COUNTRIES, Card, demo_pack
 
 CASES = sorted((Path(__file__).parent / "catalogue" / "qmg").glob("*.yaml"))
 
 
-def _pack_with(extra: dict[str, str]):
-    """The demo pack with cards the seed prints without a country given to one, for a case."""
+def _pack_with(extra: dict[str, str], added: list[dict[str, Any]]):
+    """The demo pack with cards the seed prints without a country given to one, and test cards of
+    kinds the seed quotes none of (an Economic Warfare card), for a case."""
     pack = demo_pack()
     cards, decks = dict(pack.cards), {c: list(d) for c, d in pack.decks.items()}
     for card_id, country in extra.items():
         cards[card_id] = dataclasses.replace(cards[card_id], country=country)
         decks[country].append(card_id)
+    for card in added:
+        cards[card["id"]] = Card(card["id"], card["country"], card["name"], card["type"], card["text"], card["use"])
+        decks[card["country"]].append(card["id"])
     return dataclasses.replace(pack, cards=cards, decks=decks)
 
 
@@ -75,7 +79,7 @@ def _names(pack, country: str, instances: list[str]) -> list[str]:
 def test_case(path: Path) -> None:
     case = yaml.safe_load(path.read_text(encoding="utf-8"))
     rules = Qmg()
-    rules.pack = _pack_with(case.get("cards_given") or {})
+    rules.pack = _pack_with(case.get("cards_given") or {}, case.get("cards_added") or [])
     state = position(rules.pack, case)
     active = state["next_power"]
     orders = parse_document(yaml.safe_dump({"country": active, **case["orders"]}), "orders.yaml")

@@ -35,8 +35,9 @@ _PLAYER_NAME = re.compile("[A-Za-z0-9_-]{1,40}")
 
 
 def new_game(ruleset_id: str, folder: Path, game: str, options: dict[str, Any],
-             players: dict[str, str] | None = None) -> Path:
-    """Create a game folder with the opening state and a fresh secret dice chain.
+             players: dict[str, str] | None = None, secret: str | None = None) -> Path:
+    """Create a game folder with the opening state and a secret dice chain, fresh unless `secret`
+    (a chain secret the moderator made with `pbem secret`) is given.
 
     `players` maps each player who shares in the randomness to the commitment of their own seed
     chain (`pbem secret`); without it the dice are the moderator's chain alone.
@@ -55,7 +56,7 @@ def new_game(ruleset_id: str, folder: Path, game: str, options: dict[str, Any],
     if folder.exists() and any(folder.iterdir()):
         raise InputError([Problem(display_path(folder), None, "", "the folder is not empty", "a new folder")])
     chosen = {o.name: options.get(o.name, o.default) for o in ruleset.options()}
-    secret = new_chain_secret()
+    secret = secret or new_chain_secret()
     published = turn_seed(secret, 0, CHAIN_LENGTH)
     shared = {"players": dict(sorted(players.items()))} if players else {}
     if ruleset.hidden_information:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
 from pbem.core.errors import Problem
@@ -187,6 +188,12 @@ class Ruleset(ABC):
         Shape: ``{"powers": [{"power", "production", "cities"}], "sides": [{"name", "count"}],
         "needed": n}``.
         """
+        return None
+
+    def check_content(self, folder: Path | None) -> tuple[list[str], list[str]] | None:
+        """For a game whose material is content files (`pbem content`): the problems of the pack in
+        `folder` (None: the pack pbem ships) and the notes on what it reconstructs or lacks; None for
+        a game without content files. `InputError` when a file cannot be read."""
         return None
 
     def words(self) -> Words:

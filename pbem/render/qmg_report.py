@@ -47,15 +47,17 @@ def event_line(e: dict[str, Any]) -> str | None:
     if kind == "response_laid_named":
         return f"Your face-down Response: {e['card']}."
     if kind == "effect_used":
-        return f"{who} uses {e['card']} ({e['card_type']}), as {e['trigger']}: {e['text']}"
+        return f"{who} uses {e['card']} ({e['card_type']}) {_trigger(e['trigger'])}: {e['text']}"
     if kind in ("built", "recruited"):
-        by = f" (by {W.power(e['by'])})" if e["by"] != e["country"] else ""
-        return f"{who} {kind} an {e['piece']} in {e['space']}{by}."
+        by = f" (card of {W.power(e['by'])})" if e["by"] != e["country"] else ""
+        return f"{who} {'builds' if kind == 'built' else 'recruits'} an {e['piece']} in {e['space']}{by}."
     if kind == "declared_built":
         return f"{who} declares its {e['piece']} in {e['space']} newly built."
     if kind == "battle":
         target = f" against {W.power(e['target'])}" if e["target"] else " on an empty space"
         return f"{who} conducts a {e['kind']} battle in {e['space']}{target}."
+    if kind == "piece_withdrawn":
+        return f"{who} takes its {e['piece']} in {e['space']} off the board."
     if kind == "piece_removed":
         return f"{who}'s {e['piece']} in {e['space']} is removed ({e['cause']})."
     if kind == "removal_prevented":
@@ -65,7 +67,11 @@ def event_line(e: dict[str, Any]) -> str | None:
         return f"{who} cannot {e['action']}{where}: {e['why']}."
     if kind == "vp":
         sign = "+" if e["change"] >= 0 else ""
-        return f"{e['team'].title()} {sign}{e['change']} VP ({e['reason']}): {e['total']} VP."
+        why = {"supply_spaces": f"{who}'s supply spaces",
+               "no_card": f"{who} can neither play nor discard a card",
+               "deck_empty": f"{who} could not discard {e.get('cards')} card(s) for {e.get('what')}: its deck is empty",
+               "card": f"{e.get('card')} of {who}"}[e["reason"]]
+        return f"{e['team'].title()} {sign}{e['change']} VP ({why}): {e['total']} VP."
     if kind == "victory_step_skipped":
         return f"{who} skips its Victory step: {e['why']}."
     if kind == "card_shown":
@@ -79,6 +85,20 @@ def event_line(e: dict[str, Any]) -> str | None:
     return None
 
 
+def _trigger(t: dict[str, Any]) -> str:
+    """The condition an effect answered, in words."""
+    kind = t["event"]
+    if kind == "removal":
+        return f"as {W.power(t['owner'])}'s {t['piece']} in {t['space']} was to be removed"
+    if kind == "built":
+        return f"as {W.power(t['owner'])}'s {t['piece']} was {t['how']} in {t['space']}"
+    if kind == "battle":
+        return f"as {W.power(t['by'])} conducted a {t['kind']} battle in {t['space']}"
+    if kind == "play_step":
+        return "in its Play step, instead of playing a card"
+    return f"at {kind.replace('_', ' ')}"
+
+
 def report_model(ruleset, before: dict[str, Any], after: dict[str, Any], log: EventLog, audience: str
                  ) -> dict[str, Any]:
     start, end = log.events[0], log.events[-1]
@@ -86,7 +106,8 @@ def report_model(ruleset, before: dict[str, Any], after: dict[str, Any], log: Ev
     events = [e for e in log.events if visible(e, audience)]
     countries = []
     for country, zones in seen["countries"].items():
-        spaces = [space for space, here in after["pieces"].items() for p in here if p["country"] == country]
+        spaces = [space + (" (navy)" if p["piece"] == "navy" else "") for space, here in after["pieces"].items()
+                  for p in here if p["country"] == country]
         countries.append({"name": W.power(country), "hand": zones["hand"], "deck": zones["deck"],
                           "responses": zones["responses"], "statuses": _cards(zones["statuses"]),
                           "discard": zones["discard"], "top": zones["discard_top"] or "—",

@@ -4,13 +4,14 @@ Responses and shuffled decks (seed 004; docs/qmg-rules.md)."""
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 from typing import Any
 
 from pbem.core.errors import Problem
 from pbem.core.events import EventLog
 from pbem.core.ruleset import Dice, Option, Ruleset
 from pbem.core.yamlio import Document
-from pbem.rulesets.qmg.content import COUNTRIES, demo_pack
+from pbem.rulesets.qmg.content import COUNTRIES, check_board, check_cards, demo_pack, load_pack
 from pbem.rulesets.qmg.orders import read_orders, read_standing
 from pbem.rulesets.qmg.turn import awaiting, opening, resolve_country_turn, resolve_setup
 
@@ -116,6 +117,10 @@ class Qmg(Ruleset):
             problems += found
         return decided, problems
 
+    def check_content(self, folder: Path | None) -> tuple[list[str], list[str]]:
+        pack = load_pack(folder) if folder else self.pack
+        return check_board(pack.board) + check_cards(pack), pack.notes
+
     def check_orders(self, state: dict[str, Any], submissions: dict[str, Document],
                      standing: dict[str, Document]) -> list[Problem]:
         return self._read(state, submissions, standing)[1]
@@ -132,6 +137,5 @@ class Qmg(Ruleset):
         decided = self.decisions(state, submissions, standing)
         if state["phase"] == "setup":
             return resolve_setup(self.pack, state, decided["orders"], log)
-        others = {role: entry["effects"] for role, entry in decided["standing"].items()}
         (orders,) = decided["orders"].values()
-        return resolve_country_turn(self.pack, state, orders, others, log, hidden)
+        return resolve_country_turn(self.pack, state, orders, decided["standing"], log, hidden)

@@ -11,9 +11,11 @@ import re
 from dataclasses import dataclass, field
 from functools import cache
 from importlib.resources import files
+from pathlib import Path
 from typing import Any
 
-import yaml
+from pbem.core.errors import InputError
+from pbem.core.yamlio import Document, load_document
 
 COUNTRIES = ("germany", "united_kingdom", "japan", "soviet_union", "italy", "united_states")
 """The six countries in their order of play."""
@@ -107,10 +109,6 @@ class Pack:
         return self.card(country, instance).name
 
 
-def _data(name: str) -> dict[str, Any]:
-    return yaml.safe_load((files("pbem.rulesets.qmg") / "content" / name).read_text(encoding="utf-8"))
-
-
 def _board(data: dict[str, Any]) -> Board:
     spaces = {s["name"]: Space(s["name"], s["kind"], bool(s.get("star")), s.get("home"), tuple(s["at"]))
               for s in data["spaces"]}
@@ -129,8 +127,29 @@ def _board(data: dict[str, Any]) -> Board:
 @cache
 def demo_pack() -> Pack:
     """The pack pbem ships: the seed's board and cards, completed and marked as the files say."""
-    board = _board(_data("board.yaml"))
-    data = _data("cards.yaml")
+    return load_pack(Path(str(files("pbem.rulesets.qmg") / "content")))
+
+
+def load_pack(folder: Path) -> Pack:
+    """The pack in `folder` (board.yaml and cards.yaml); `InputError` naming the file when either
+    does not follow its format."""
+    board_doc, cards_doc = (load_document(folder / name) for name in ("board.yaml", "cards.yaml"))
+    try:
+        board = _board(board_doc.data)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise _format_error(board_doc, exc) from None
+    try:
+        return _pack(board, cards_doc.data)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise _format_error(cards_doc, exc) from None
+
+
+def _format_error(doc: Document, exc: Exception) -> InputError:
+    return InputError([doc.problem((), f"does not follow its format: {type(exc).__name__} {exc}",
+                                   "the format docs/qmg-content.md describes")])
+
+
+def _pack(board: Board, data: dict[str, Any]) -> Pack:
     cards: dict[str, Card] = {}
     decks: dict[str, list[str]] = {c: [] for c in COUNTRIES}
     notes = [f"board: {fact} is reconstructed" for fact in board.reconstructed]
@@ -155,3 +174,54 @@ def demo_pack() -> Pack:
     notes += [f"cards: {country} has {len(decks[country])} of its {totals[country]} printed cards"
               for country in COUNTRIES]
     return Pack(board, cards, decks, totals, notes)
+
+
+CONDITION_FIELDS = {"event", "piece", "owner", "by", "team", "space", "near", "kind", "supplied", "how"}
+EVENTS = {"removal", "built", "battle", "play_step", "start_of_turn", "victory_step"}
+STEPS = {"protect", "remove", "recruit", "battle", "build", "play_from_discard", "discard", "score"}
+
+
+def check_cards(pack: Pack) -> list[str]:
+    """What is wrong with the cards of a pack: unknown words of the vocabulary, spaces not on its
+    board, types not of the game, more cards than the box prints."""
+    problems = []
+    for card in pack.cards.values():
+        where = f"card {card.id}"
+        if card.type not in CARD_TYPES:
+            problems.append(f"{where}: type {card.type!r} is not one of {', '.join(CARD_TYPES)}")
+        if card.country not in (*COUNTRIES, None):
+            problems.append(f"{where}: country {card.country!r} is not one of {', '.join(COUNTRIES)}")
+        use = card.use or {}
+        when = use.get("when") or {}
+        if when and when.get("event") not in EVENTS:
+            problems.append(f"{where}: when.event {when.get('event')!r} is not one of {', '.join(sorted(EVENTS))}")
+        problems += [f"{where}: unknown condition {k!r}" for k in when if k not in CONDITION_FIELDS]
+        named = [when.get("near")] if when.get("near") else []
+        named += when.get("space") or []
+        for step in use.get("effect") or []:
+            (verb, arg), = step.items()
+            if verb not in STEPS:
+                problems.append(f"{where}: unknown effect {verb!r}: a hook `_step_{verb}` is needed")
+            if isinstance(arg, dict) and "space" in arg:
+                named.append(arg["space"])
+        problems += [f"{where}: {s!r} is not a space of the board" for s in named if s not in pack.board.spaces]
+        if card.playable and card.type in ("event", "economic_warfare", "response", "status") and not use:
+            problems.append(f"{where}: a {card.type} card needs `use`")
+    for country in COUNTRIES:
+        if len(pack.decks[country]) > pack.printed_totals[country]:
+            problems.append(f"deck {country}: {len(pack.decks[country])} cards, more than the "
+                            f"{pack.printed_totals[country]} the box holds")
+    return problems
+
+
+def check_board(board: Board) -> list[str]:
+    """What is wrong with a pack's board: a home or a strait that does not fit the rules."""
+    problems = []
+    homes = {s.home for s in board.spaces.values() if s.home}
+    problems += [f"board: {c} has no home space" for c in COUNTRIES if c not in homes]
+    problems += [f"board: home space {s.name} is not a land star space" for s in board.spaces.values()
+                 if s.home and not (s.star and s.kind == "land")]
+    for strait in board.straits:
+        if board.spaces[strait["anchor"]].kind != "land" or any(board.spaces[s].kind != "sea" for s in strait["seas"]):
+            problems.append(f"board: the strait at {strait['anchor']} must join two seas from a land space")
+    return problems

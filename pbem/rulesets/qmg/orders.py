@@ -158,6 +158,16 @@ def read_orders(pack: Pack, state: dict[str, Any], doc: Document, options: dict[
         for name in named:  # the rest of the orders see the hand after the reallocation
             hand.remove(next(c for c in hand if pack.name(country, c) == name))
         hand += [c for c in zones["deck"] if pack.name(country, c) == take][:1]
+    pieces = state["pieces"]
+    remove = r.spaces(("remove",), data.get("remove") or [])
+    for i, space in enumerate(remove):
+        if not any(p["country"] == country for p in pieces.get(space, [])):
+            r.problem(("remove", i), f"{country} has no piece in {space} to take off")
+    if remove:
+        out["remove"] = remove
+        # the card is played on the board as the withdrawals leave it
+        state = {**state, "pieces": {space: [p for p in here if not (space in remove and p["country"] == country)]
+                                     for space, here in pieces.items()}}
     play = data.get("play")
     if play is None:
         if hand or out.get("reallocate"):
@@ -226,5 +236,7 @@ def _read_play(r: Reader, pack: Pack, state: dict[str, Any], country: str, play:
 
 def read_standing(pack: Pack, doc: Document) -> tuple[dict[str, Any], list[Problem]]:
     r = Reader(pack, doc, doc.data["country"])
-    return {"country": doc.data["country"], "effects": r.effects(("effects",), doc.data.get("effects") or [])}, \
-        r.problems
+    forced = [c for i, n in enumerate(doc.data.get("forced_discards") or [])
+              if (c := r.card(("forced_discards", i), n))]
+    return {"country": doc.data["country"], "effects": r.effects(("effects",), doc.data.get("effects") or []),
+            **({"forced_discards": forced} if forced else {})}, r.problems

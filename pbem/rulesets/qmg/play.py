@@ -32,8 +32,12 @@ class Turn:
     options: dict[str, Any]
     protected: set[tuple[str, str, str]] = field(default_factory=set)
     used: set[tuple[str, str, Any]] = field(default_factory=set)
+    forced: dict[str, list[str]] = field(default_factory=dict)
+    """Each country's standing choice of the cards it loses first when forced to discard."""
     laying: str | None = None
     """The Status or Response laid in the current Play step: not usable within that step."""
+    using: list[str] = field(default_factory=list)
+    """The cards whose effects are being resolved, innermost last."""
     events: int = 0
     rulings: set[str] = field(default_factory=set)
 
@@ -63,9 +67,13 @@ class Turn:
             self.log.add("ruling", name=name, text=text)
 
     # ---------------------------------------------------------------- victory points and discards
-    def score(self, team: str, change: int, reason: str) -> None:
+    def score(self, country: str, change: int, reason: str, **detail: Any) -> None:
+        """Change the VP of `country`'s team; `reason` says why in a word the report explains
+        (supply_spaces, deck_empty, no_card)."""
+        team = TEAMS[country]
         self.state["vp"][team] += change
-        self.log.add("vp", team=team, change=change, reason=reason, total=self.state["vp"][team])
+        self.log.add("vp", team=team, change=change, country=country, reason=reason, **detail,
+                     total=self.state["vp"][team])
 
     def discard_hidden(self, country: str, cards: list[str], source: str, reason: str) -> None:
         """Cards discarded unplayed go face down to the bottom of the pile: everyone learns how
@@ -85,7 +93,7 @@ class Turn:
         if len(picked) < count and len(hand) > len(picked):
             rest = [c for c in reversed(hand) if c not in picked][:count - len(picked)]
             self.log.add("default_applied", country=country, what=f"{len(rest)} card(s) to discard for {reason} "
-                         "not named in the orders: the last cards of the hand", to=[country])
+                         "not named in the orders or standing orders: the last cards of the hand", to=[country])
             picked += rest
         for c in picked:
             hand.remove(c)
@@ -97,8 +105,7 @@ class Turn:
         taken, deck[:] = deck[:count], deck[count:]
         self.discard_hidden(country, taken, "deck", reason)
         if count > len(taken):
-            self.score(TEAMS[country], len(taken) - count, f"{country} could not discard {count - len(taken)} "
-                       f"card(s) for {reason}: its draw deck is empty")
+            self.score(country, len(taken) - count, "deck_empty", cards=count - len(taken), what=reason)
 
     def discard_played(self, country: str, instance: str) -> None:
         """A played card, or a used Response, goes face up on top of the pile, for all to see."""
@@ -280,10 +287,10 @@ class Turn:
             zones["responses"].remove(instance)
             self.discard_played(country, instance)
         self.log.add("effect_used", country=country, card=card.name, card_type=card.type, text=card.text,
-                     trigger=_trigger_words(event))
+                     trigger={k: v for k, v in event.items() if k not in ("id", "prevented")})
         for cost in use.get("cost") or []:
             self.pay(country, cost["discard"], entry, card.name)
-        self.resolve_steps(country, use.get("effect") or [], entry, event)
+        self.resolve_steps(country, card, entry, event)
 
     def pay(self, country: str, discard: dict[str, Any], entry: dict[str, Any], what: str) -> None:
         if discard["from"] == "deck":
@@ -292,14 +299,35 @@ class Turn:
             self.discard_from_hand(country, discard["count"], _hand_cards(self, country, entry.get("pay")), what)
 
     # ---------------------------------------------------------------- effect steps
-    def resolve_steps(self, country: str, steps: list[dict[str, Any]], entry: dict[str, Any],
-                      event: dict[str, Any] | None) -> None:
-        """Each step in printed order; a step that cannot happen does not stop the next (seed l.736-742)."""
+    def resolve_steps(self, country: str, card: Card, entry: dict[str, Any], event: dict[str, Any] | None) -> None:
+        """Each step of `card`'s effect in printed order; a step that cannot happen does not stop
+        the next (seed l.736-742)."""
         params = entry.get("steps") or []
-        for number, step in enumerate(steps):
+        self.using.append(card.name)
+        for number, step in enumerate((card.use or {}).get("effect") or []):
             choice = {**entry, **(params[number] if number < len(params) else {})}
             (verb, arg), = step.items()
             getattr(self, f"_step_{verb}")(country, arg, choice, event)
+        self.using.pop()
+
+    def _step_score(self, country: str, arg: int, choice: dict[str, Any], event: dict[str, Any] | None) -> None:
+        self.score(country, arg, "card", card=self.using[-1])
+
+    def _step_discard(self, country: str, arg: dict[str, Any], choice: dict[str, Any],
+                      event: dict[str, Any] | None) -> None:
+        """An enemy country discards (Economic Warfare): which cards from its hand is its own choice,
+        from its standing orders (seed l.680-688)."""
+        enemies = [c for c in COUNTRIES if TEAMS[c] != TEAMS[country]]
+        targets = [c for c in _as_list(choice.get("target")) if c in enemies]
+        if not targets:
+            self.log.add("action_failed", country=country, action=f"make an enemy discard ({self.using[-1]})",
+                         why="the orders name no enemy country")
+            return
+        target, what = targets[0], f"{self.using[-1]} of {country}"
+        if arg["from"] == "deck":
+            self.discard_from_deck(target, arg["count"], what)
+        else:
+            self.discard_from_hand(target, arg["count"], _hand_cards(self, target, self.forced.get(target)), what)
 
     def _step_protect(self, country: str, arg: str, choice: dict[str, Any], event: dict[str, Any] | None) -> None:
         event["prevented"] = True
@@ -413,7 +441,7 @@ class Turn:
             else:
                 self.battle(country, kind, space, choice.get("target"))
             return
-        self.resolve_steps(country, (card.use or {}).get("effect") or [], choice, None)
+        self.resolve_steps(country, card, choice, None)
 
 
 def _as_list(value: Any) -> list[Any]:
@@ -464,13 +492,3 @@ def _hand_cards(turn: Turn, country: str, names: Any) -> list[str]:
             picked.append(found)
     return picked
 
-
-def _trigger_words(event: dict[str, Any]) -> str:
-    kind = event["event"]
-    if kind == "removal":
-        return f"{event['owner']}'s {event['piece']} in {event['space']} was to be removed"
-    if kind == "built":
-        return f"{event['owner']}'s {event['piece']} was {event['how']} in {event['space']}"
-    if kind == "battle":
-        return f"{event['by']} conducted a {event['kind']} battle in {event['space']}"
-    return kind.replace("_", " ")

@@ -49,12 +49,19 @@ def resolve_setup(pack: Pack, state: dict[str, Any], orders: dict[str, dict[str,
 
 
 def resolve_country_turn(pack: Pack, state: dict[str, Any], orders: dict[str, Any],
-                         standing: dict[str, list[dict[str, Any]]], log: EventLog, hidden) -> dict[str, Any]:
+                         standing: dict[str, dict[str, Any]], log: EventLog, hidden) -> dict[str, Any]:
     """One country's turn: start, Play, Supply, Victory, Discard and Draw steps (seed l.380-440)."""
     after = copy.deepcopy(state)
     active = state["next_power"]
-    turn = Turn(pack, after, log, active, {**standing, active: orders.get("effects") or []}, after["options"])
+    entries = {country: s["effects"] for country, s in standing.items()} | {active: orders.get("effects") or []}
+    turn = Turn(pack, after, log, active, entries, after["options"],
+                forced={country: s.get("forced_discards") or [] for country, s in standing.items()})
     turn.window({"event": "start_of_turn", "by": active}, TEAMS[active])
+    for space in orders.get("remove") or []:  # a country may take its own pieces off at any time (seed l.465)
+        if turn.piece_of(active, space):
+            piece = turn.piece_of(active, space)["piece"]
+            turn._take(active, space)
+            log.add("piece_withdrawn", country=active, piece=piece, space=space)
     if orders.get("reallocate"):
         _reallocate(turn, orders["reallocate"], hidden)
     _play_step(turn, orders.get("play") or {})
@@ -98,10 +105,10 @@ def _play_step(turn: Turn, play: dict[str, Any]) -> None:
         instance = play["instead"]
         card = turn.card(country, instance)
         turn.log.add("effect_used", country=country, card=card.name, card_type=card.type, text=card.text,
-                     trigger="in the Play step, instead of playing a card")
+                     trigger={"event": "play_step", "by": country})
         for cost in card.use.get("cost") or []:
             turn.pay(country, cost["discard"], play, card.name)
-        turn.resolve_steps(country, card.use.get("effect") or [], play, None)
+        turn.resolve_steps(country, card, play, None)
         return
     hand = zones["hand"]
     chosen = _hand_cards(turn, country, play.get("card") or play.get("discard"))
@@ -111,7 +118,7 @@ def _play_step(turn: Turn, play: dict[str, Any]) -> None:
                          "draw deck is discarded as the Play step's card")
             turn.discard_from_deck(country, 1, "the Play step")
         else:
-            turn.score(TEAMS[country], -1, f"{country} can neither play nor discard a card")
+            turn.score(country, -1, "no_card")
         return
     if not chosen:
         chosen = [hand[-1]]
@@ -154,7 +161,7 @@ def _victory_step(turn: Turn) -> None:
             armies = sum(1 for p in here if p["piece"] == "army")
             points += 2 if armies == 1 else 1
     if points:
-        turn.score(TEAMS[country], points, f"{country}'s supply spaces")
+        turn.score(country, points, "supply_spaces")
     turn.window({"event": "victory_step", "by": country}, TEAMS[country])
 
 
