@@ -6,8 +6,10 @@ best of several runs after one warm-up, for
 
 0. loading and checking the turn file and every file it names (`load_turn`);
 1. resolution only (`resolve_turn` without reports: the next state and the event log);
-2. resolution + the Markdown report (`report_model` + `render_markdown`);
-3. resolution + every report `pbem adjudicate` writes (Markdown, BBCode, HTML and map.png);
+2. resolution + the Markdown report (`report_model` + `render_markdown`), for a game with one
+   public report only;
+3. resolution + every report `pbem adjudicate` writes (Markdown, BBCode, HTML and map.png; in a
+   game with hidden cards, the public and every private report);
 4. the whole in-process pipeline: load, resolve, render, write the files (to a temporary folder);
 
 and then the whole `pbem adjudicate` command once, as a new process, on a temporary copy of the
@@ -35,7 +37,9 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))  # run as a plain script from a checkout
 
 from pbem.core.turn import load_turn, resolve_turn, write_outputs  # noqa: E402
-from pbem.render.report import render_markdown, render_reports, report_model  # noqa: E402
+from pbem.render import render_turn  # noqa: E402
+from pbem.render.report import render_markdown, report_model  # noqa: E402
+from pbem.rulesets import get_ruleset  # noqa: E402
 
 DEFAULT_TURN = REPO / "examples" / "aa-revised" / "turns" / "02-germany.yaml"
 
@@ -93,22 +97,23 @@ def main(argv: list[str] | None = None) -> int:
         return result, render_markdown(model)
 
     def with_everything():
-        return resolve_turn(inputs, render_reports)
+        return resolve_turn(inputs, render_turn)
 
     rows = [("load_turn (read and check every input file)", load_seconds)]
     seconds, resolved = best_of(args.runs, resolve_only)
     rows.append(("(1) resolution only (state + events)", seconds))
-    seconds, (_, markdown) = best_of(args.runs, with_markdown)
-    rows.append(("(2) resolution + Markdown report", seconds))
+    if not get_ruleset(inputs.state.data["ruleset"]).hidden_information:  # one public report only
+        seconds, _ = best_of(args.runs, with_markdown)
+        rows.append(("(2) resolution + Markdown report", seconds))
     seconds, full = best_of(args.runs, with_everything)
-    rows.append(("(3) resolution + all reports + map.png", seconds))
+    rows.append(("(3) resolution + all reports (and map.png where the game has one)", seconds))
 
     with tempfile.TemporaryDirectory(prefix="bench-turn-") as scratch:
         counter = iter(range(10**6))
 
         def pipeline():
             inputs = load_turn(turn)
-            result = resolve_turn(inputs, render_reports)
+            result = resolve_turn(inputs, render_turn)
             target = dataclasses.replace(inputs, output=Path(scratch) / f"out{next(counter)}")
             return write_outputs(target, result.files)
 
@@ -120,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
     for label, seconds in rows:
         print(f"  {label:{width}s}  {seconds * 1000:8.1f} ms")
     print(f"  dice rolled: {resolved.events.events[-1]['dice_rolled']}, events: {len(resolved.events.events)}, "
-          f"report.md: {len(markdown):,} chars, files: "
+          f"report.md: {len(full.files['report.md'].decode()):,} chars, files: "
           + ", ".join(f"{name} {len(data) / 1024:.0f} KiB" for name, data in sorted(full.files.items())))
     if on_disk != full.files or resolved.files != {k: full.files[k] for k in resolved.files}:
         print("error: repeated runs gave different bytes", file=sys.stderr)
