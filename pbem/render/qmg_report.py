@@ -7,6 +7,7 @@ can reach another's report or the public one.
 
 from __future__ import annotations
 
+import base64
 from typing import Any
 
 from pbem.core.events import EventLog
@@ -128,20 +129,27 @@ def report_model(ruleset, before: dict[str, Any], after: dict[str, Any], log: Ev
     }
 
 
-def _render(model: dict[str, Any]) -> dict[str, str]:
+def _render(model: dict[str, Any], map_png: str | None = None) -> dict[str, str]:
+    """The three formats of one audience's report; `map_png` (base64) is embedded in the HTML."""
     return {"md": within_post_limit(template_environment(False).get_template("qmg.md.j2").render(r=model), "Markdown"),
             "bbcode": within_post_limit(template_environment(False).get_template("qmg.bbcode.j2").render(r=model),
                                         "BBCode"),
-            "html": template_environment(True).get_template("qmg.html.j2").render(r=model)}
+            "html": template_environment(True).get_template("qmg.html.j2").render(r=model, map_png=map_png)}
 
 
 def render_reports(before: dict[str, Any], after: dict[str, Any], log: EventLog,
                    inputs: TurnInputs) -> dict[str, bytes]:
     """The public report and each country's private report, in every format."""
+    from pbem.render.qmg_board import render_board  # matplotlib is slow to import; only when drawing
     ruleset = get_ruleset(before["ruleset"])
-    files = {}
+    public = report_model(ruleset, before, after, log, "public")
+    board = render_board(ruleset.pack, after, [e for e in log.events if visible(e, "public")],
+                         f"{after['game']} — round {public['round']}, {public['title']}")
+    files = {"map.png": board}
+    embedded = base64.b64encode(board).decode("ascii")
     for audience in ("public", *ruleset.powers):
-        texts = _render(report_model(ruleset, before, after, log, audience))
+        # the board is the same for everyone: it travels once, in the public report and as map.png
+        texts = _render(report_model(ruleset, before, after, log, audience), embedded if audience == "public" else None)
         names = ("report.md", "report.bbcode", "report.html") if audience == "public" else private_reports(audience)
         files.update({name: texts[name.rsplit(".", 1)[1]].encode("utf-8") for name in names})
     return files

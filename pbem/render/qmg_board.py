@@ -1,0 +1,134 @@
+"""The Quartermaster General board as a picture: every space where its `at` point lies (the map is a
+cylinder cut along the Americas' Pacific coast), its neighbours joined by lines, the pieces in their
+country's colour (unsupplied ones crossed), the straits in the colour of the team they are open to,
+this turn's battles and builds ringed, and the VP track. Drawn with matplotlib's Agg backend."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import numpy as np
+from PIL import Image
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.collections import LineCollection
+from matplotlib.figure import Figure
+
+from pbem.core.words import Words
+from pbem.rulesets.qmg.content import COUNTRIES, TEAMS, Pack
+from pbem.rulesets.qmg.supply import axis_armies, supplied_spaces
+
+COLOURS = {"germany": "#5b5b5b", "united_kingdom": "#c9a227", "japan": "#e07b00", "soviet_union": "#b22222",
+           "italy": "#7b5aa6", "united_states": "#2e7d32"}
+TEAM_COLOURS = {"axis": "#444444", "allies": "#1f5fa8"}
+LAND, SEA = "#e8dcc0", "#cfe3f2"
+EDGE_LONGITUDE = -120  # spaces west of this longitude are drawn at the board's eastern (Pacific) edge
+# Europe holds a third of the spaces in a tenth of the world: the drawing widens it (piecewise linear)
+LONGITUDES, XS = (-120, -30, 55, 75, 125, 240), (-120, -30, 150, 175, 255, 350)
+LATITUDES, YS = (-60, 35, 70), (-60, 35, 112)
+W = Words()
+
+
+def _at(longitude: float, latitude: float) -> tuple[float, float]:
+    unrolled = longitude + 360 if longitude < EDGE_LONGITUDE else longitude
+    return float(np.interp(unrolled, LONGITUDES, XS)), float(np.interp(latitude, LATITUDES, YS))
+
+
+def render_board(pack: Pack, state: dict[str, Any], events: list[dict[str, Any]], title: str) -> bytes:
+    board = pack.board
+    at = {name: _at(*space.at) for name, space in board.spaces.items()}
+    left, right = min(x for x, _ in at.values()) - 12, max(x for x, _ in at.values()) + 12
+    figure = Figure(figsize=(16, 8.6), dpi=100)
+    FigureCanvasAgg(figure)
+    axes = figure.add_axes((0.01, 0.1, 0.98, 0.84))
+    axes.set_xlim(left, right)
+    axes.set_ylim(-62, 118)
+    axes.axis("off")
+    axes.set_title(title, fontsize=14)
+    lines, stubs = [], []
+    for name in board.order:
+        for other in board.neighbours[name]:
+            if board.order.index(other) < board.order.index(name):
+                continue
+            (x1, y1), (x2, y2) = at[name], at[other]
+            if abs(x1 - x2) > 250:  # across the cylinder's edge: a stub to each side of the board
+                stubs += [[(x1, y1), (left if x1 < x2 else right, y1)], [(x2, y2), (left if x2 < x1 else right, y2)]]
+            else:
+                lines.append([(x1, y1), (x2, y2)])
+    axes.add_collection(LineCollection(lines, colors="#9a9a9a", linewidths=0.8, zorder=1))
+    axes.add_collection(LineCollection(stubs, colors="#8a8a8a", linewidths=0.8, linestyles="dotted", zorder=1))
+    axis_on = axis_armies(state["pieces"])
+    for strait in board.straits:
+        team = "axis" if strait["anchor"] in axis_on else "allies"
+        (x1, y1), (x2, y2) = (at[s] for s in strait["seas"])
+        axes.plot([x1, x2], [y1, y2], color=TEAM_COLOURS[team], lw=2.2, ls=(0, (4, 2)), zorder=2)
+        ax, ay = at[strait["anchor"]]
+        axes.text(ax, ay - 9, f"strait open to the {team.title()}", ha="center", fontsize=7,
+                  color=TEAM_COLOURS[team], zorder=6)
+    names = board.order
+    xs, ys = [at[n][0] for n in names], [at[n][1] for n in names]
+    spaces = [board.spaces[n] for n in names]
+    axes.scatter(xs, ys, s=520, zorder=3, c=[LAND if s.kind == "land" else SEA for s in spaces],
+                 edgecolors=[COLOURS[s.home] if s.home else "#7a7a7a" for s in spaces],
+                 linewidths=[3 if s.home else 0.8 for s in spaces])
+    stars = [at[n] for n in names if board.spaces[n].star]
+    axes.scatter([x + 3.2 for x, _ in stars], [y + 3.0 for _, y in stars], s=70, marker="*", c="#d4a017",
+                 edgecolors="#6b5200", linewidths=0.5, zorder=5)
+    for kinds, colour, style in ((("battle",), "#c62828", "--"), (("built", "recruited"), "#2e7d32", "-")):
+        ringed = sorted({e["space"] for e in events if e["type"] in kinds and e.get("space") in at})
+        if ringed:
+            axes.scatter([at[n][0] for n in ringed], [at[n][1] for n in ringed], s=1100, facecolors="none",
+                         edgecolors=colour, linewidths=2, linestyles=style, zorder=2)
+    for n, x, y in zip(names, xs, ys):
+        axes.text(x, y - 4.6, n, ha="center", va="top", fontsize=7, zorder=6)
+    supplied = {c: supplied_spaces(board, state["pieces"], c, state["options"]) for c in COUNTRIES}
+    drawn: dict[str, list[list[Any]]] = {"army": [[], [], []], "navy": [[], [], []]}
+    cut_off: list[tuple[float, float]] = []
+    for name, here in state["pieces"].items():
+        x, y = at[name]
+        for i, piece in enumerate(here):
+            px = x - 2.2 * (len(here) - 1) / 2 + 2.2 * i
+            points = drawn[piece["piece"]]
+            points[0].append(px)
+            points[1].append(y)
+            points[2].append(COLOURS[piece["country"]])
+            if name not in supplied[piece["country"]]:
+                cut_off.append((px, y))
+    for piece, marker in (("army", "s"), ("navy", "^")):
+        px, py, colours = drawn[piece]
+        if px:
+            axes.scatter(px, py, s=95, marker=marker, c=colours, edgecolors="black", linewidths=0.6, zorder=7)
+    if cut_off:
+        axes.scatter([x for x, _ in cut_off], [y for _, y in cut_off], s=60, marker="x", c="white",
+                     linewidths=1.4, zorder=8)
+    _legend(figure, state)
+    canvas = figure.canvas
+    canvas.draw()
+    # a picture of a few dozen flat colours: as a 64-colour palette PNG it is a third of the size and
+    # looks the same, small enough for forums and for every report that carries it
+    image = Image.fromarray(np.asarray(canvas.buffer_rgba())).convert("RGB").quantize(
+        colors=64, method=Image.Quantize.FASTOCTREE)
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", compress_level=6)
+    return buffer.getvalue()
+
+
+def _legend(figure: Figure, state: dict[str, Any]) -> None:
+    """The countries' colours, the symbols, and the VP track with the round."""
+    for i, country in enumerate(COUNTRIES):
+        figure.text(0.02 + 0.105 * i, 0.075, f"■ {W.power(country)} ({TEAMS[country].title()})", fontsize=8,
+                    color=COLOURS[country], va="center")
+    figure.text(0.66, 0.075, "■ army   ▲ navy   × unsupplied   ★ supply space   rings: battle (red, dashed), "
+                "built or recruited (green)", fontsize=7.5, va="center")
+    track = figure.add_axes((0.25, 0.018, 0.5, 0.035))
+    axis, allies = state["vp"]["axis"], state["vp"]["allies"]
+    total = max(max(axis, 0) + max(allies, 0), 1)
+    track.barh([0], [max(axis, 0)], color=TEAM_COLOURS["axis"])
+    track.barh([0], [max(allies, 0)], left=[max(axis, 0)], color=TEAM_COLOURS["allies"])
+    track.set_xlim(0, total)
+    track.axis("off")
+    track.text(0, 0, f" Axis {axis} VP", va="center", ha="left", color="white", fontsize=9, fontweight="bold")
+    track.text(total, 0, f"Allies {allies} VP ", va="center", ha="right", color="white", fontsize=9,
+               fontweight="bold")
+    figure.text(0.76, 0.035, f"round {state['round']} of 20; sudden victory at a lead of 30", fontsize=8,
+                va="center")
