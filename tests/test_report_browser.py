@@ -59,3 +59,31 @@ def test_report_loads_cleanly_and_shows_map_and_battles(browser, report):
     resources = browser.execute_script(
         "return performance.getEntriesByType('resource').map(e => e.name)")
     assert [r for r in resources if not r.startswith("data:")] == []
+
+
+QMG_TURN = EXAMPLE_GAME.parent / "qmg" / "39-r7-japan"
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_quartermaster_general_reports_in_the_browser(browser, width):
+    """The public report shows the board and the position table; a private report shows its
+    country's hand; both fit a phone without losing a column of the table."""
+    from selenium.webdriver.common.by import By
+
+    browser.set_window_size(width, 900)
+    try:
+        browser.get((QMG_TURN / "report.html").as_uri())
+        assert [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "WARNING")] == []
+        image = browser.find_element(By.CSS_SELECTOR, "figure img")
+        assert browser.execute_script("return arguments[0].complete && arguments[0].naturalWidth", image) == 1600
+        table = browser.find_element(By.CSS_SELECTOR, ".table-wrap table")
+        browser.execute_script("arguments[0].scrollIntoView()", table)
+        assert len(table.find_elements(By.CSS_SELECTOR, "tr:first-child th")) == 7 and table.is_displayed()
+        assert browser.find_elements(By.CSS_SELECTOR, "section.own") == []
+        browser.get((QMG_TURN / "report-japan.html").as_uri())
+        own = browser.find_element(By.CSS_SELECTOR, "section.own")
+        assert own.is_displayed() and "Hand:" in own.text
+        body = browser.execute_script("return document.body.scrollWidth")
+        assert body <= width + 1  # only the table and the board scroll sideways, never the page
+    finally:
+        browser.set_window_size(1280, 900)

@@ -1,0 +1,1 @@
+"""The Quartermaster General schemas: orders, standing orders and the state."""
