@@ -117,10 +117,13 @@ def test_case(path: Path) -> None:
     if "next_power" in expect:
         assert after["next_power"] == expect["next_power"]
     types = [e["type"] for e in log.events]
+    after_index = 0  # the expected events happen in the order listed
     for wanted in expect.get("events") or []:
         kind, _, text = wanted.partition(": ")
-        assert any(e["type"] == kind and all(re.search(part, str(e)) for part in text.split(" & ") if part)
-                   for e in log.events), (wanted, [e for e in log.events if e["type"] == kind] or types)
+        found = next((i for i, e in enumerate(log.events) if i >= after_index and e["type"] == kind
+                      and all(re.search(part, str(e)) for part in text.split(" & ") if part)), None)
+        assert found is not None, (wanted, [e for e in log.events if e["type"] == kind] or types)
+        after_index = found + 1
     for unwanted in expect.get("no_events") or []:
         assert unwanted not in types
     used = [(e["country"], e["card"]) for e in log.events if e["type"] == "effect_used"]
