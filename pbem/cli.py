@@ -244,12 +244,17 @@ def secret(file: Path = typer.Argument(..., help="The new secret file to write (
 _KINDS = ("auto", "orders", "standing-orders")
 
 
-def _kind_of(doc: Document, package: str) -> str:
-    """Orders unless the file has a field that only standing orders have and none that only orders have."""
+def _kind_of(doc: Document, package: str, awaited: tuple[str, ...], role_field: str) -> str:
+    """Standing orders when the file has a field that only standing orders have and none that only
+    orders have, or, when its fields fit both, when it is for a role whose turn it is not."""
     fields = set(doc.data) if isinstance(doc.data, dict) else set()
     orders, standing = (set(schema_data(name, package=package)["properties"])
                         for name in ("orders", "standing-orders"))
-    return "standing-orders" if fields & (standing - orders) and not fields & (orders - standing) else "orders"
+    if fields & (orders - standing):
+        return "orders"
+    if fields & (standing - orders):
+        return "standing-orders"
+    return "orders" if isinstance(doc.data, dict) and doc.data.get(role_field) in awaited else "standing-orders"
 
 
 @app.command("validate")
@@ -274,7 +279,7 @@ def validate_orders(file: Path = typer.Argument(..., help="The orders or standin
         package = ruleset.schema_package
         doc = _load(file)
         if kind == "auto":
-            kind = _kind_of(doc, package)
+            kind = _kind_of(doc, package, ruleset.awaiting(state_doc.data), ruleset.role_field)
         problems = validate(kind, doc, package)
         standing_docs = {}
         for path in standing:
@@ -453,12 +458,15 @@ def schema(name: str = typer.Argument(..., help=f"One of: {', '.join(SCHEMA_NAME
     if name not in SCHEMA_NAMES:
         typer.echo(f"error: unknown schema {name!r} (allowed: {', '.join(SCHEMA_NAMES)})", err=True)
         raise typer.Exit(code=1)
-    names = _ruleset(ruleset).names() if ruleset is not None else None
-    sys.stdout.write(schema_text(name, ruleset, names))
+    chosen = _ruleset(ruleset) if ruleset is not None else None
+    names = chosen.names() if chosen is not None else None
+    sys.stdout.write(schema_text(name, ruleset, names, chosen.schema_package if chosen else CORE_SCHEMAS))
 
 
 def _space_text(space: dict) -> str:
-    if space["kind"] == "sea":
+    if "facts" in space:  # a game without IPC values says what matters about its spaces itself
+        facts = space["facts"]
+    elif space["kind"] == "sea":
         facts = "sea zone"
     elif space["neutral"]:
         facts = "neutral territory"

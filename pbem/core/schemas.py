@@ -72,10 +72,10 @@ def schema_data(name: str, ruleset: str | None = None, names: Mapping[str, Mappi
     return schema
 
 
-def schema_text(name: str, ruleset: str | None = None, names: Mapping[str, Mapping[str, str]] | None = None
-                ) -> str:
+def schema_text(name: str, ruleset: str | None = None, names: Mapping[str, Mapping[str, str]] | None = None,
+                package: str = CORE_SCHEMAS) -> str:
     """`schema_data` as `pbem schema NAME` prints it."""
-    return json.dumps(schema_data(name, ruleset, names), indent=2, ensure_ascii=False) + "\n"
+    return json.dumps(schema_data(name, ruleset, names, package), indent=2, ensure_ascii=False) + "\n"
 
 
 @cache

@@ -47,7 +47,7 @@ def render_board(pack: Pack, state: dict[str, Any], events: list[dict[str, Any]]
     axes.set_title(title, fontsize=14)
     lines, stubs = [], []
     for name in board.order:
-        for other in board.neighbours[name]:
+        for other in sorted(board.neighbours[name], key=board.order.index):
             if board.order.index(other) < board.order.index(name):
                 continue
             (x1, y1), (x2, y2) = at[name], at[other]

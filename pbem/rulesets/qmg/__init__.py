@@ -4,10 +4,11 @@ Responses and shuffled decks (seed 004; docs/qmg-rules.md)."""
 from __future__ import annotations
 
 import copy
+import difflib
 from pathlib import Path
 from typing import Any
 
-from pbem.core.errors import Problem
+from pbem.core.errors import InputError, Problem
 from pbem.core.events import EventLog
 from pbem.core.ruleset import Dice, Option, Ruleset
 from pbem.core.yamlio import Document
@@ -116,6 +117,35 @@ class Qmg(Ruleset):
             decided["standing"][role], found = read_standing(self.pack, doc)
             problems += found
         return decided, problems
+
+    def spaces(self, name: str | None = None) -> list[dict[str, Any]]:
+        board = self.pack.board
+        chosen = list(board.order)
+        if name is not None:
+            found = {n.lower(): n for n in board.order}.get(name.lower())
+            if found is None:
+                raise InputError([Problem("pbem board", None, "SPACE", f"{name!r} is not a space of the board",
+                                          ", ".join(difflib.get_close_matches(name, board.order, 3)) or None)])
+            chosen = [found]
+        facts = []
+        for space in chosen:
+            s = board.spaces[space]
+            words = [f"{s.kind} space"] + (["supply space"] if s.star else []) + \
+                ([f"home of {s.home.replace('_', ' ').title()}"] if s.home else [])
+            straits = [f"strait from {t['anchor']} to {next(x for x in t['seas'] if x != space)}"
+                       for t in board.straits if space in t["seas"]]
+            straits += [f"anchor of the strait between {' and '.join(t['seas'])}" for t in board.straits
+                        if t["anchor"] == space]
+            neighbours = sorted(board.neighbours[space], key=board.order.index)
+            facts.append({"name": space, "kind": s.kind, "facts": ", ".join(words + straits),
+                          "land_neighbours": [n for n in neighbours if board.spaces[n].kind == "land"],
+                          "sea_neighbours": [n for n in neighbours if board.spaces[n].kind == "sea"]})
+        return facts
+
+    def names(self) -> dict[str, dict[str, str]]:
+        cards = {self.pack.name(c, i): self.pack.name(c, i) for c in COUNTRIES for i in self.pack.decks[c]}
+        return {"power": {c: c for c in COUNTRIES}, "space": {n: n for n in self.pack.board.order},
+                "card": dict(sorted(cards.items()))}
 
     def check_content(self, folder: Path | None) -> tuple[list[str], list[str]]:
         pack = load_pack(folder) if folder else self.pack
