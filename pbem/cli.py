@@ -265,7 +265,8 @@ def validate_orders(file: Path = typer.Argument(..., help="The orders or standin
                     kind: str = typer.Option(
                         "auto", help="What the file is: orders, standing-orders, or auto: standing orders "
                                      "when it has a field only they have (such as submerge or spaces) "
-                                     "and none that only orders have."),
+                                     "and none that only orders have, or, when its fields fit both, when it "
+                                     "is for a power whose turn it is not."),
                     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of text."),
                     ) -> None:
     """Check orders, or standing orders on their own, without resolving anything."""

@@ -103,7 +103,9 @@ def test_validate_takes_the_kind_from_the_flag(tmp_path):
     standing.write_text("power: uk\ncasualty_order: [infantry]\n", encoding="utf-8")
     as_standing = pbem("validate", str(standing), "--state", START, "--kind", "standing-orders")
     assert as_standing.exit_code == 0 and "the standing orders are valid" in as_standing.output
-    as_orders = pbem("validate", str(standing), "--state", START)  # nothing only standing orders have
+    # nothing only standing orders have, and not the UK's turn: read as its standing orders
+    assert "the standing orders are valid" in pbem("validate", str(standing), "--state", START).output
+    as_orders = pbem("validate", str(standing), "--state", START, "--kind", "orders")
     assert as_orders.exit_code == 1 and "it is ussr's turn, not uk's" in as_orders.output
     wrong = pbem("validate", str(standing), "--state", START, "--kind", "order")
     assert wrong.exit_code == 1 and "unknown kind 'order'" in wrong.output
