@@ -487,7 +487,8 @@ def board(space: Optional[str] = typer.Argument(
           ruleset: str = typer.Option("aa-revised", help="Ruleset id."),
           as_json: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
           ) -> None:
-    """The board: each space's IPC value, owner at the start and neighbours, land and sea apart."""
+    """The board: each space's facts (IPC value and first owner, or supply space and home) and its
+    neighbours, land and sea apart."""
     chosen = _ruleset(ruleset)
     try:
         spaces = chosen.spaces(space)
