@@ -11,7 +11,7 @@ import yaml
 from pbem.core.dice import DiceStream
 from pbem.core.events import EventLog
 from pbem.core.yamlio import parse_document
-from pbem.render.qmg_report import report_model, visible, _render
+from pbem.render.qmg_report import render_formats, report_model, visible
 from pbem.rulesets.qmg import Qmg
 from pbem.rulesets.qmg.content import COUNTRIES
 from pbem.rulesets.qmg.play import Turn
@@ -117,7 +117,7 @@ def test_no_report_shows_another_countrys_hidden_cards_over_whole_games():
                 for country, zones in view["countries"].items():
                     assert ("hand_cards" in zones) == (country == audience)
                 assert all(visible(e, audience) or audience not in e["to"] for e in log.events)
-                text = "\n".join(_render(report_model(RULES, before, after, log, audience)).values())
+                text = "\n".join(render_formats(report_model(RULES, before, after, log, audience)).values())
                 for country in COUNTRIES:
                     if country == audience:
                         continue

@@ -15,8 +15,8 @@ from typing import Any, Callable
 from pbem.core.dice import CURRENT_SCHEME, SEED_BYTES, commitment, new_chain_secret, turn_seed
 from pbem.core.errors import InputError, Problem, display_path
 from pbem.core.files import MAX_INPUT_BYTES, inside_game, read_input
-from pbem.core.folder import (DRAWN, GAME_FILE, REPORTS, REVEAL_FILE, SECRET_FILE, START_STATE, STATE_FILE,
-                              TURNS_DIR, private_reports)
+from pbem.core.folder import (DRAWN, GAME_FILE, REPORTS, SECRET_FILE, START_STATE, STATE_FILE, TURNS_DIR,
+                              private_reports)
 from pbem.core.hidden import hidden_key, hidden_stream, read_hidden_key
 from pbem.core.ruleset import option_problems
 from pbem.core.schemas import validate

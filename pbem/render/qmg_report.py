@@ -129,7 +129,7 @@ def report_model(ruleset, before: dict[str, Any], after: dict[str, Any], log: Ev
     }
 
 
-def _render(model: dict[str, Any], map_png: str | None = None) -> dict[str, str]:
+def render_formats(model: dict[str, Any], map_png: str | None = None) -> dict[str, str]:
     """The three formats of one audience's report; `map_png` (base64) is embedded in the HTML."""
     return {"md": within_post_limit(template_environment(False).get_template("qmg.md.j2").render(r=model), "Markdown"),
             "bbcode": within_post_limit(template_environment(False).get_template("qmg.bbcode.j2").render(r=model),
@@ -149,7 +149,7 @@ def render_reports(before: dict[str, Any], after: dict[str, Any], log: EventLog,
     embedded = base64.b64encode(board).decode("ascii")
     for audience in ("public", *ruleset.powers):
         # the board is the same for everyone: it travels once, in the public report and as map.png
-        texts = _render(report_model(ruleset, before, after, log, audience), embedded if audience == "public" else None)
+        texts = render_formats(report_model(ruleset, before, after, log, audience), embedded if audience == "public" else None)
         names = ("report.md", "report.bbcode", "report.html") if audience == "public" else private_reports(audience)
         files.update({name: texts[name.rsplit(".", 1)[1]].encode("utf-8") for name in names})
     return files

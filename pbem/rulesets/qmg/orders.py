@@ -10,6 +10,7 @@ from typing import Any
 from pbem.core.errors import Problem
 from pbem.core.yamlio import Document
 from pbem.rulesets.qmg.content import BASIC_NAMES, COUNTRIES, Pack
+from pbem.rulesets.qmg.play import Turn
 
 WHEN_FIELDS = ("space", "kind", "target", "removed", "owner", "piece", "by", "how", "cause", "team")
 
@@ -187,8 +188,6 @@ def read_orders(pack: Pack, state: dict[str, Any], doc: Document, options: dict[
 
 def _read_play(r: Reader, pack: Pack, state: dict[str, Any], country: str, play: dict[str, Any],
                hand: list[str], options: dict[str, Any]) -> dict[str, Any]:
-    from pbem.rulesets.qmg.play import Turn
-    from pbem.core.events import EventLog
     kinds = [k for k in ("card", "discard", "instead") if k in play]
     if len(kinds) != 1:
         r.problem(("play",), "the Play step plays one card, discards one, or uses one Status instead",

@@ -135,10 +135,11 @@ class Turn:
         home = piece == "army" and space == board.home_of(country)
         if not home and not any(n in supplied for n in self.neighbours(space, country)):
             return f"{space} is not next to a supplied piece of {country}" + \
-                ("" if piece == "navy" else f" and is not its home space")
+                ("" if piece == "navy" else " and is not its home space")
+        # placed for a moment, to ask whether it would be supplied there
         self.state["pieces"].setdefault(space, []).append({"country": country, "piece": piece})
         placed_supplied = space in self.supplied(country)
-        self._take(country, space)
+        self.take_off(country, space)
         if not placed_supplied:
             return f"an {piece} of {country} in {space} would not be supplied" + \
                 (" (a navy needs a friendly army on a land space next to it)" if piece == "navy" else "")
@@ -158,7 +159,8 @@ class Turn:
             return f"{space} is not next to a supplied piece of {country}"
         return None
 
-    def _take(self, country: str, space: str) -> None:
+    def take_off(self, country: str, space: str) -> None:
+        """Take `country`'s piece off `space`, with nothing triggered (see `remove`)."""
         here = self.state["pieces"][space]
         here.remove(next(p for p in here if p["country"] == country))
         if not here:
@@ -207,7 +209,7 @@ class Turn:
         self.window(event, TEAMS[by] if by else TEAMS[self.active])
         if event["prevented"]:
             return False
-        self._take(country, space)
+        self.take_off(country, space)
         self.log.add("piece_removed", country=country, piece=piece["piece"], space=space, cause=cause, by=by)
         return True
 
@@ -296,7 +298,7 @@ class Turn:
         if discard["from"] == "deck":
             self.discard_from_deck(country, discard["count"], what)
         else:
-            self.discard_from_hand(country, discard["count"], _hand_cards(self, country, entry.get("pay")), what)
+            self.discard_from_hand(country, discard["count"], hand_cards(self, country, entry.get("pay")), what)
 
     # ---------------------------------------------------------------- effect steps
     def resolve_steps(self, country: str, card: Card, entry: dict[str, Any], event: dict[str, Any] | None) -> None:
@@ -327,7 +329,7 @@ class Turn:
         if arg["from"] == "deck":
             self.discard_from_deck(target, arg["count"], what)
         else:
-            self.discard_from_hand(target, arg["count"], _hand_cards(self, target, self.forced.get(target)), what)
+            self.discard_from_hand(target, arg["count"], hand_cards(self, target, self.forced.get(target)), what)
 
     def _step_protect(self, country: str, arg: str, choice: dict[str, Any], event: dict[str, Any] | None) -> None:
         event["prevented"] = True
@@ -482,7 +484,7 @@ def _matches(turn: Turn, country: str, when: dict[str, Any], event: dict[str, An
     return True
 
 
-def _hand_cards(turn: Turn, country: str, names: Any) -> list[str]:
+def hand_cards(turn: Turn, country: str, names: Any) -> list[str]:
     """Card instances in `country`'s hand for the named cards, in the order named."""
     hand = list(turn.zones(country)["hand"])
     picked = []

@@ -8,7 +8,7 @@ from typing import Any
 
 from pbem.core.events import EventLog
 from pbem.rulesets.qmg.content import COUNTRIES, TEAMS, Pack
-from pbem.rulesets.qmg.play import HAND_SIZE, Turn, _hand_cards
+from pbem.rulesets.qmg.play import HAND_SIZE, Turn, hand_cards
 
 SETUP_DRAW, SETUP_DISCARD = 10, 3
 SUDDEN_VICTORY_LEAD, LAST_ROUND = 30, 20
@@ -40,7 +40,7 @@ def resolve_setup(pack: Pack, state: dict[str, Any], orders: dict[str, dict[str,
     after = copy.deepcopy(state)
     turn = Turn(pack, after, log, COUNTRIES[0], {}, after["options"])
     for country in COUNTRIES:
-        chosen = _hand_cards(turn, country, orders[country]["setup_discard"])
+        chosen = hand_cards(turn, country, orders[country]["setup_discard"])
         for instance in chosen:
             after["countries"][country]["hand"].remove(instance)
         turn.discard_hidden(country, chosen, "hand", "setup")
@@ -60,7 +60,7 @@ def resolve_country_turn(pack: Pack, state: dict[str, Any], orders: dict[str, An
     for space in orders.get("remove") or []:  # a country may take its own pieces off at any time (seed l.465)
         if turn.piece_of(active, space):
             piece = turn.piece_of(active, space)["piece"]
-            turn._take(active, space)
+            turn.take_off(active, space)
             log.add("piece_withdrawn", country=active, piece=piece, space=space)
     if orders.get("reallocate"):
         _reallocate(turn, orders["reallocate"], hidden)
@@ -68,7 +68,7 @@ def resolve_country_turn(pack: Pack, state: dict[str, Any], orders: dict[str, An
     turn.laying = None  # a Status laid this turn may be used after its Play step (correction 3 of the digest)
     _supply_step(turn)
     _victory_step(turn)
-    chosen = _hand_cards(turn, active, orders.get("discard"))
+    chosen = hand_cards(turn, active, orders.get("discard"))
     for instance in chosen:
         after["countries"][active]["hand"].remove(instance)
     turn.discard_hidden(active, chosen, "hand", "discard step")
@@ -81,7 +81,7 @@ def _reallocate(turn: Turn, order: dict[str, Any], hidden) -> None:
     """Reallocate Resources (optional rule, seed l.605-625): 4 cards from hand, one basic card
     searched from the deck and shown to all, then the deck is shuffled."""
     country = turn.active
-    turn.discard_from_hand(country, 4, _hand_cards(turn, country, order.get("discard")), "Reallocate Resources")
+    turn.discard_from_hand(country, 4, hand_cards(turn, country, order.get("discard")), "Reallocate Resources")
     deck = turn.zones(country)["deck"]
     found = next((c for c in deck if turn.card(country, c).name == order["take"]), None)
     if found is None:
@@ -111,7 +111,7 @@ def _play_step(turn: Turn, play: dict[str, Any]) -> None:
         turn.resolve_steps(country, card, play, None)
         return
     hand = zones["hand"]
-    chosen = _hand_cards(turn, country, play.get("card") or play.get("discard"))
+    chosen = hand_cards(turn, country, play.get("card") or play.get("discard"))
     if not hand:
         if zones["deck"]:
             turn.log.add("default_applied", country=country, what="the hand is empty: the top card of the "
