@@ -42,7 +42,8 @@ def event_line(e: dict[str, Any]) -> str | None:
     if kind == "cards_drawn_named":
         return f"You drew: {_cards(e['cards'])}."
     if kind == "card_played":
-        return f"{who} plays {e['card']} ({e['card_type'].replace('_', ' ')})."
+        basic = e["card_type"] in ("build_army", "build_navy", "land_battle", "sea_battle")
+        return f"{who} plays {e['card']}" + ("." if basic else f" ({e['card_type'].replace('_', ' ')}).")
     if kind == "response_laid":
         return f"{who} lays a Response face down."
     if kind == "response_laid_named":
