@@ -17,7 +17,7 @@ from pbem.core.folder import GAME_FILE, REVEAL_FILE, SECRET_FILE, STATE_FILE, ga
 from pbem.core.game import (Verified, ledger_entry, new_game, read_ledger, read_secret, record_turn, seed_for_turn,
                             verify_game, write_secret)
 from pbem.core.hidden import hidden_key
-from pbem.core.schemas import CORE_SCHEMAS, SCHEMA_NAMES, schema_data, schema_text, validate
+from pbem.core.schemas import SCHEMA_NAMES, schema_data, schema_text, validate
 from pbem.core.turn import check_output, decisions_digest, load_turn, resolve_turn, turn_lock, write_outputs
 from pbem.core.yamlio import Document, dump_yaml, load_document, load_json_lines, parse_document
 from pbem.rulesets import RULESETS, get_ruleset
@@ -105,9 +105,12 @@ def _odds_ruleset(ruleset_id: str):
 def _load_state(path: Path) -> Document:
     """A state file that passes its schema, else `InputError`."""
     doc = _load(path)
-    name = doc.data.get("ruleset") if isinstance(doc.data, dict) else None
-    package = get_ruleset(name).schema_package if name in RULESETS else CORE_SCHEMAS
-    problems = validate("state", doc, package)
+    problems = validate("state", doc)  # the envelope every game's state has
+    if not problems:
+        try:
+            problems = validate("state", doc, get_ruleset(doc.data["ruleset"]).schema_package)
+        except KeyError as exc:
+            problems = [doc.problem(("ruleset",), f"unknown ruleset {doc.data['ruleset']!r}", str(exc.args[0]))]
     if problems:
         raise InputError(problems)
     return doc
@@ -459,9 +462,14 @@ def schema(name: str = typer.Argument(..., help=f"One of: {', '.join(SCHEMA_NAME
     if name not in SCHEMA_NAMES:
         typer.echo(f"error: unknown schema {name!r} (allowed: {', '.join(SCHEMA_NAMES)})", err=True)
         raise typer.Exit(code=1)
-    chosen = _ruleset(ruleset) if ruleset is not None else None
-    names = chosen.names() if chosen is not None else None
-    sys.stdout.write(schema_text(name, ruleset, names, chosen.schema_package if chosen else CORE_SCHEMAS))
+    names = _ruleset(ruleset).names() if ruleset is not None else None
+    try:
+        text = schema_text(name, ruleset, names)
+    except KeyError:  # only the turn file and the state envelope are the core's
+        typer.echo(f"error: the {name} schema belongs to a game: name it with --ruleset "
+                   f"({', '.join(RULESETS)})", err=True)
+        raise typer.Exit(code=1)
+    sys.stdout.write(text)
 
 
 def _space_text(space: dict) -> str:

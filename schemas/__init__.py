@@ -1,3 +1,3 @@
-"""The JSON Schemas, installed as package data so an installed pbem finds them: the core's turn
-file, the Axis & Allies family's orders, standing orders and state (also the default of a ruleset
-without schemas of its own), and each other game's in its own folder (`qmg/`)."""
+"""The JSON Schemas, installed as package data so an installed pbem finds them: the core's turn file
+and state envelope here, and each game family's orders, standing orders and state in its own folder
+(`axis_allies/`, `qmg/`), the package its ruleset names as `Ruleset.schema_package`."""

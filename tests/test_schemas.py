@@ -12,13 +12,16 @@ from jsonschema import Draft202012Validator
 from typer.testing import CliRunner
 
 from pbem.cli import app
-from pbem.core.schemas import SCHEMA_NAMES, schema_data
+from pbem.core.schemas import GAME_SCHEMAS, schema_data
 from pbem.rulesets import get_ruleset
 
 ROOT = Path(__file__).resolve().parents[1]
-EXAMPLE = ROOT / "examples" / "aa-revised"
 FILES = {"orders": "orders/*.yaml", "standing-orders": "standing/*.yaml", "turn": "turns/*.yaml",
          "state": "*/state.yaml"}
+# every schema file: the core's turn file and state envelope, and each game family's own three
+SCHEMA_FILES = ["turn", "state"] + [f"{family}/{name}" for family in ("axis_allies", "qmg") for name in GAME_SCHEMAS]
+# each family's example game, by a ruleset of the family
+GAMES = {"aa-revised": ROOT / "examples" / "aa-revised", "qmg": ROOT / "examples" / "qmg"}
 
 
 def walk(node, where="$"):
@@ -32,7 +35,7 @@ def walk(node, where="$"):
             yield from walk(value, f"{where}[{i}]")
 
 
-@pytest.mark.parametrize("name", SCHEMA_NAMES)
+@pytest.mark.parametrize("name", SCHEMA_FILES)
 def test_no_schema_names_a_host_that_does_not_exist(name):
     text = (ROOT / "schemas" / f"{name}.schema.json").read_text(encoding="utf-8")
     schema = json.loads(text)
@@ -42,7 +45,7 @@ def test_no_schema_names_a_host_that_does_not_exist(name):
     assert "pbem.example" not in text
 
 
-@pytest.mark.parametrize("name", SCHEMA_NAMES)
+@pytest.mark.parametrize("name", SCHEMA_FILES)
 def test_every_field_has_a_description(name):
     schema = json.loads((ROOT / "schemas" / f"{name}.schema.json").read_text(encoding="utf-8"))
     missing = [f"{where}.{field}" for where, node in walk(schema)
@@ -52,8 +55,8 @@ def test_every_field_has_a_description(name):
     assert missing == []
 
 
-@pytest.mark.parametrize("ruleset", [None, "aa-revised"])
-@pytest.mark.parametrize("name", SCHEMA_NAMES)
+@pytest.mark.parametrize(("name", "ruleset"), [("turn", None), ("state", None)] + [
+    (name, ruleset) for ruleset in GAMES for name in ("turn", *GAME_SCHEMAS)])
 def test_a_printed_schema_stands_alone(name, ruleset):
     args = ["schema", name] + (["--ruleset", ruleset] if ruleset else [])
     result = CliRunner().invoke(app, args)
@@ -73,7 +76,13 @@ def test_the_game_schema_lists_its_names_for_completion():
     assert {"West Russia", "W Russia", "SZ 5", "Karelia"} <= set(defs["space"]["enum"])
     assert {"jet_fighters", "Jet Fighters"} <= set(defs["development"]["enum"])
     assert schema_data("turn", "aa-revised", names)["$defs"]["ruleset"]["enum"] == ["aa-revised"]
-    assert "enum" not in schema_data("orders")["$defs"]["space"]  # the core's schema names no game
+    # without the game's names, the family's schema names no spaces
+    assert "enum" not in schema_data("orders", package=get_ruleset("aa-revised").schema_package)["$defs"]["space"]
+
+
+def test_a_game_schema_needs_its_game():
+    result = CliRunner().invoke(app, ["schema", "orders"])
+    assert result.exit_code == 1 and "the orders schema belongs to a game: name it with --ruleset" in result.output
 
 
 def test_an_unknown_ruleset_prints_no_schema():
@@ -82,17 +91,20 @@ def test_an_unknown_ruleset_prints_no_schema():
     assert "unknown ruleset 'chess'" in result.output and result.stdout == ""
 
 
-@pytest.mark.parametrize("name", SCHEMA_NAMES)
+@pytest.mark.parametrize("ruleset", GAMES)
+@pytest.mark.parametrize("name", ["turn", *GAME_SCHEMAS])
 @pytest.mark.parametrize("form", ["file", "generic", "game"])
-def test_check_jsonschema_accepts_the_example_game(name, form, tmp_path):
+def test_check_jsonschema_accepts_the_example_game(name, form, ruleset, tmp_path):
     """check-jsonschema, offline: the files beside each other, and the printed schemas alone."""
+    package = get_ruleset(ruleset).schema_package
     if form == "file":
-        schema = ROOT / "schemas" / f"{name}.schema.json"
+        folder = "" if name == "turn" else package.removeprefix("pbem.schemas.") + "/"
+        schema = ROOT / "schemas" / f"{folder}{name}.schema.json"
     else:
         schema = tmp_path / f"{name}.json"
-        schema.write_text(json.dumps(schema_data(name, *(("aa-revised", get_ruleset("aa-revised").names())
-                                                          if form == "game" else ()))), encoding="utf-8")
-    inputs = sorted(str(p) for p in EXAMPLE.glob(FILES[name]))
+        game = (ruleset, get_ruleset(ruleset).names()) if form == "game" else (None, None)
+        schema.write_text(json.dumps(schema_data(name, *game, package=package)), encoding="utf-8")
+    inputs = sorted(str(p) for p in GAMES[ruleset].glob(FILES[name]))
     assert inputs
     done = subprocess.run([sys.executable, "-m", "check_jsonschema", "--schemafile", str(schema), *inputs],
                           capture_output=True, text=True)

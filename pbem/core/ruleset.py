@@ -103,8 +103,8 @@ class Ruleset(ABC):
     """The roles of the game (powers, countries, sides) in their order of play."""
     role_field = "power"
     """The field of an orders or standing-orders file that names the role it is for."""
-    schema_package = "pbem.schemas"
-    """The package holding the ruleset's orders, standing-orders and state schemas."""
+    schema_package: str
+    """The package holding the ruleset's orders, standing-orders and state schemas (`pbem.schemas.<family>`)."""
     hidden_information = False
 
     @abstractmethod

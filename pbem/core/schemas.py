@@ -22,19 +22,27 @@ CORE_SCHEMAS = "pbem.schemas"
 """The core's package of schemas: the turn file, and every schema of a ruleset that has none of its own."""
 
 
+GAME_SCHEMAS = ("orders", "standing-orders", "state")
+"""The schemas each game family has of its own; the core has the turn file's and a state envelope."""
+
+
 def _file(name: str, package: str = CORE_SCHEMAS) -> dict[str, Any]:
     if name not in SCHEMA_NAMES:
         raise KeyError(name)
-    if name == "turn" or not (files(package) / f"{name}.schema.json").is_file():
+    if name == "turn":
         package = CORE_SCHEMAS
-    return json.loads((files(package) / f"{name}.schema.json").read_text(encoding="utf-8"))
+    path = files(package) / f"{name}.schema.json"
+    if not path.is_file():
+        raise KeyError(f"{name} belongs to a game: name the game's ruleset")
+    return json.loads(path.read_text(encoding="utf-8"))
 
 
-_OTHER_FILE = re.compile(r"^([a-z-]+)\.schema\.json#/\$defs/(\w+)$")
+# a game's schema names the core's turn file as ../turn.schema.json, its neighbours by their name
+_OTHER_FILE = re.compile(r"^(?:\.\./)?([a-z-]+)\.schema\.json#/\$defs/(\w+)$")
 
 
 def schema_data(name: str, ruleset: str | None = None, names: Mapping[str, Mapping[str, str]] | None = None,
-                package: str = CORE_SCHEMAS) -> dict[str, Any]:
+                package: str | None = None) -> dict[str, Any]:
     """Schema `name` as one self-contained document, with a game's names when a ruleset is given.
 
     The files refer to each other by relative paths (`orders.schema.json#/$defs/space`), which
@@ -42,8 +50,12 @@ def schema_data(name: str, ruleset: str | None = None, names: Mapping[str, Mappi
     neighbours, so every definition it uses from another file is copied into its own `$defs`.
     `names` (`Ruleset.names()`: kind -> spelling -> canonical name) turns the definitions of powers,
     unit types, developments and spaces into lists an editor completes; `ruleset` fixes the id.
-    `package` is the ruleset's package of schemas (`Ruleset.schema_package`).
+    `package` is the package of schemas to read (default: the ruleset's, `Ruleset.schema_package`, or
+    the core's when no ruleset is given).
     """
+    if package is None:
+        from pbem.rulesets import get_ruleset  # the registry imports the core: not at module level
+        package = get_ruleset(ruleset).schema_package if ruleset else CORE_SCHEMAS
     schema = _file(name, package)
     defs = schema.setdefault("$defs", {})
     pending = [schema]
@@ -73,7 +85,7 @@ def schema_data(name: str, ruleset: str | None = None, names: Mapping[str, Mappi
 
 
 def schema_text(name: str, ruleset: str | None = None, names: Mapping[str, Mapping[str, str]] | None = None,
-                package: str = CORE_SCHEMAS) -> str:
+                package: str | None = None) -> str:
     """`schema_data` as `pbem schema NAME` prints it."""
     return json.dumps(schema_data(name, ruleset, names, package), indent=2, ensure_ascii=False) + "\n"
 

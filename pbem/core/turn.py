@@ -110,9 +110,12 @@ def load_turn(turn_path: Path | str) -> TurnInputs:
     named = _place_named_files(turn, base, game_folder_of(turn_path) or base.parent)
     state = load_document(named[("state",)])
     ruleset = get_ruleset(turn.data["ruleset"])
-    claimed = state.data.get("ruleset") if isinstance(state.data, dict) else None
-    if isinstance(claimed, str) and claimed != ruleset.id:
-        raise InputError([turn.problem(("ruleset",), f"the state is a {claimed} game", claimed)])
+    problems = validate("state", state)  # the envelope every game's state has
+    if problems:
+        raise InputError(problems)
+    if state.data["ruleset"] != ruleset.id:
+        raise InputError([turn.problem(("ruleset",), f"the state is a {state.data['ruleset']} game",
+                                       state.data["ruleset"])])
     problems = validate("state", state, ruleset.schema_package)
     if problems:
         raise InputError(problems)

@@ -38,6 +38,8 @@ def _give_cash_advance(state: dict[str, Any], edition: Edition) -> None:
 class AxisAllies(Ruleset):
     """The rules of one Axis & Allies edition, everything except the dice of a battle (see combat.py)."""
 
+    schema_package = "pbem.schemas.axis_allies"
+
     def __init__(self, edition: Edition) -> None:
         self.edition = edition
         self.id = edition.ruleset_id
