@@ -582,7 +582,7 @@ def test_new_and_seed(tmp_path, monkeypatch):
 def test_schema_prints_json_schema_2020_12():
     from jsonschema import Draft202012Validator
 
-    result = pbem("schema", "orders")
+    result = pbem("schema", "orders", "--ruleset", "aa-revised")
     assert result.exit_code == 0, result.stderr
     schema = json.loads(result.stdout)
     assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
