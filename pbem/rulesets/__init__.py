@@ -15,11 +15,17 @@ def _qmg() -> Ruleset:
     return Qmg()
 
 
+def _undaunted() -> Ruleset:
+    from pbem.rulesets.undaunted import Undaunted
+    return Undaunted()
+
+
 # Factories rather than instances, so that importing the registry loads no game data.
 RULESETS = {
     "aa-revised": lambda: _axis_allies("aa-revised"),
     "aa-europe": lambda: _axis_allies("aa-europe"),
     "qmg": _qmg,
+    "undaunted-stalingrad": _undaunted,
 }
 
 _made: dict[str, Ruleset] = {}

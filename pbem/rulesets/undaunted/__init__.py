@@ -1,0 +1,151 @@
+"""Undaunted: Stalingrad: two sides, secret hands and bids, d10 fire on a tile map, and a campaign
+of linked scenarios (seed 002; docs/undaunted-rules.md)."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+from pbem.core.errors import Problem
+from pbem.core.events import EventLog
+from pbem.core.ruleset import Dice, Option, Ruleset
+from pbem.core.yamlio import Document
+from pbem.rulesets.undaunted.content import SIDES, check_pack, demo_pack, load_pack
+from pbem.rulesets.undaunted.orders import read_bid, read_standing, read_turn
+from pbem.rulesets.undaunted.turn import awaiting, opening, resolve_bids, resolve_turn
+
+OPTIONS = (
+    Option("inspire_own_card", True, (True, False),
+           "true: Inspire may choose its own card, as the seed words it (l.704, l.1360); false: only another "
+           "card of the play area, as earlier Undaunted games are often played."),
+)
+
+RULINGS = (
+    Option("discard_pile", "counts public", ("counts public",),
+           "A discard pile's size is public, its cards are seen by their owner only (the seed is silent)."),
+    Option("deploy_without_riflemen", "no action", ("no action",),
+           "A unit whose Riflemen are not on the map cannot be deployed, so its card cannot be played for an "
+           "action; it may still ready nothing and be withdrawn to the supply."),
+    Option("bombard_cover", "building cover", ("building cover",),
+           "Bombard comes from off the map, so a building's cover counts; a target resolved after its building "
+           "was damaged sees the damaged tile."),
+    Option("structures_vs_infantry", "printed value only", ("printed value only",),
+           "Anti-Tank and Demolition target infantry only where the card prints an infantry value."),
+    Option("tunnels_and_range", "map distance", ("map distance",),
+           "Range counts tiles on the map; tunnels join tiles for movement only."),
+    Option("maneuver_own_units", "own units", ("own units",), "Maneuver moves the side's own units only."),
+    Option("inspire_ready_unit", "ready unit", ("ready unit",),
+           "The unit of the card Inspire or Exertion chooses must be ready; command cards may be chosen."),
+    Option("secure_recon_without_fog", "scout still allowed", ("scout still allowed",),
+           "Secure Recon without a Fog of War in the hand still allows its Scout 1."),
+    Option("sally_move", "mandatory", ("mandatory",), "Sally's Move 1 must be made; its combat action may not."),
+    Option("follow_me", "orders say how many", ("orders say how many",),
+           "Follow me! X draws as many cards as the orders say, up to X (default all X)."),
+    Option("mines", "every crossing", ("every crossing",),
+           "A mine that does not hit stays and triggers again on every crossing; mines lie only on edges "
+           "between two tiles; on one step a mine is resolved before a fire lane."),
+    Option("fire_lane_pushed", "lifted", ("lifted",),
+           "A machine-gun unit pushed by the enemy loses its fire lane as when it moves."),
+    Option("suppress_routed", "no effect", ("no effect",), "Suppressing a routed unit has no effect."),
+    Option("tank_push", "never impassable", ("never impassable",),
+           "A routed tank is never pushed onto an impassable tile."),
+    Option("simultaneous_victory", "acting side", ("acting side",),
+           "When both sides meet a victory condition in one event, the side whose turn it is wins."),
+    Option("and_or_objectives", "one total", ("one total",),
+           "Amounts of an and/or objective count towards one total."),
+    Option("mine_after_rout", "removed", ("removed",),
+           "A mine that routs the unit it hits is removed as after any casualty; its owner pushes (seed l.1499)."),
+    Option("exertion_machine_gunner", "fire lane lifted", ("fire lane lifted",),
+           "Exertion suppresses the unit, so a Machine Gunners' fire lane placed with it is lifted at once."),
+    Option("fruitless_search", "no shuffle", ("no shuffle",),
+           "A casualty search of the draw deck that finds nothing does not shuffle it and shows nothing."),
+    Option("german_table", "same as soviet", ("same as soviet",),
+           "Scenario #011's supply and draw deck, printed for the Soviets, apply to the Germans alike."),
+)
+
+
+class Undaunted(Ruleset):
+    id = "undaunted-stalingrad"
+    name = "Undaunted: Stalingrad"
+    powers = SIDES
+    role_field = "side"
+    schema_package = "pbem.schemas.undaunted"
+    hidden_information = True
+
+    def __init__(self) -> None:
+        self.pack = demo_pack()
+
+    def options(self) -> tuple[Option, ...]:
+        return OPTIONS
+
+    def rulings(self) -> tuple[Option, ...]:
+        return RULINGS
+
+    def opening_state(self, game: str, options: dict[str, Any], hidden: Dice | None = None) -> dict[str, Any]:
+        if hidden is None:
+            raise ValueError("Undaunted: Stalingrad shuffles and deals from the game's hidden randomness")
+        chosen = {o.name: o.value_in(options) for o in OPTIONS}
+        return opening(self.pack, game, chosen, hidden)
+
+    def awaiting(self, state: dict[str, Any]) -> tuple[str, ...]:
+        return awaiting(state)
+
+    def view(self, state: dict[str, Any], audience: str) -> dict[str, Any]:
+        """Hands, decks, discard piles and casualty piles by their size only, but to their owner;
+        the supply, the play area and set-aside cards are public (seed l.556, l.1500; ruling
+        discard_pile). The campaign's card pools are their owner's."""
+        if audience == "moderator":
+            return state
+        seen = copy.deepcopy(state)
+        for side in SIDES:
+            zones = seen["sides"][side]
+            own = audience == side
+            for zone in ("deck", "hand", "discard", "casualties"):
+                if not own or zone == "deck":
+                    zones[zone] = len(zones[zone])
+            if not own:
+                seen["campaign"]["available"][side] = len(seen["campaign"]["available"][side])
+                seen["campaign"]["removed"][side] = len(seen["campaign"]["removed"][side])
+        return seen
+
+    def check_state(self, state: Document) -> list[Problem]:
+        return []
+
+    def _read(self, state: dict[str, Any], submissions: dict[str, Document], standing: dict[str, Document]
+              ) -> tuple[dict[str, Any], list[Problem]]:
+        problems: list[Problem] = []
+        decided: dict[str, Any] = {"orders": {}, "standing": {}}
+        reader = read_bid if state["phase"] == "bid" else read_turn
+        for side, doc in sorted(submissions.items()):
+            decided["orders"][side], found = reader(self.pack, state, doc, side)
+            problems += found
+        for side, doc in sorted(standing.items()):
+            if side in submissions:
+                continue
+            decided["standing"][side], found = read_standing(self.pack, state, doc, side)
+            problems += found
+        return decided, problems
+
+    def check_orders(self, state: dict[str, Any], submissions: dict[str, Document],
+                     standing: dict[str, Document]) -> list[Problem]:
+        return self._read(state, submissions, standing)[1]
+
+    def check_standing_orders(self, state: dict[str, Any], standing: Document) -> list[Problem]:
+        return read_standing(self.pack, state, standing, standing.data.get("side", ""))[1]
+
+    def decisions(self, state: dict[str, Any], submissions: dict[str, Document],
+                  standing: dict[str, Document]) -> Any:
+        return self._read(state, submissions, standing)[0]
+
+    def resolve(self, state: dict[str, Any], submissions: dict[str, Document], standing: dict[str, Document],
+                dice: Dice, log: EventLog, hidden: Dice | None = None) -> dict[str, Any]:
+        decided = self.decisions(state, submissions, standing)
+        if state["phase"] == "bid":
+            return resolve_bids(self.pack, state, {s: o["bid"] for s, o in decided["orders"].items()}, log)
+        (orders,) = decided["orders"].values()
+        return resolve_turn(self.pack, state, orders, decided["standing"], dice, hidden, log)
+
+    def check_content(self, folder: Path | None) -> tuple[list[str], list[str]]:
+        pack = load_pack(folder) if folder else self.pack
+        return check_pack(pack), pack.notes

@@ -1,0 +1,437 @@
+"""The content pack of Undaunted: Stalingrad: cards, unit tokens, tiles, map layouts and scenarios,
+read from `content/` (docs/undaunted-content.md).
+
+The seed gives the rules but few values (digest §1.6). A value the seed does not print is listed in
+its entry's `demo:` and by `pbem content undaunted-stalingrad`, so that nobody mistakes the demo
+pack for the box.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from pbem.core.errors import InputError, Problem
+from pbem.core.yamlio import Document, load_document
+
+SIDES = ("soviet", "german")
+SIDE_LETTER = {"soviet": "S", "german": "N"}
+DECK_LETTERS = {"P": "starting", "Z": "locked", "V": "upgrade", "R": "reservist"}
+
+MOVEMENT = ("move", "scout", "stealth_move", "maneuver")
+SUPPORT = ("bolster", "immediate_bolster", "follow_me", "confuse_the_enemy", "control", "inspire", "recon",
+           "secure_recon", "rally", "exertion", "smoke", "mines", "fire_lane", "anti_aircraft")
+COMPOSITE = ("attack_and_stealth_move", "sally")
+COMBAT = ("attack", "suppress", "suppressive_fire", "grenades", "flamethrower", "anti_tank", "demolition", "bombard")
+ACTIONS = MOVEMENT + SUPPORT + COMPOSITE + COMBAT
+UNIT_TYPES = ("riflemen", "scouts", "machine_gunners", "engineers", "at_gun", "tank", "flamethrowers", "snipers")
+
+
+def action_name(action: str) -> str:
+    """An action as the cards write it: follow_me is "Follow me!"."""
+    return "Follow me!" if action == "follow_me" else action.replace("_", " ").capitalize()
+
+
+def other_side(side: str) -> str:
+    return "german" if side == "soviet" else "soviet"
+
+
+@dataclass(frozen=True)
+class Action:
+    action: str
+    value: int | None = None
+    values: tuple[tuple[str, int], ...] = ()
+    """Per target type (infantry, tank, building) for Anti-Tank, Demolition and Bombard."""
+    squad: str | None = None
+    range_min: int | None = None
+    range_max: int | None = None
+    upgraded: bool = False
+    unavailable: bool = False
+
+    def dice_against(self, target_type: str) -> int | None:
+        """The number of dice against a target of that type (infantry, tank, building), None when
+        the action has no value for it."""
+        if self.values:
+            return dict(self.values).get(target_type)
+        return self.value
+
+    @property
+    def label(self) -> str:
+        name = action_name(self.action)
+        if self.values:
+            amount = "/".join(f"{v} vs {k}" for k, v in self.values)
+        else:
+            amount = "" if self.value is None else str(self.value)
+        squad = f"({self.squad})" if self.squad else ""
+        ranges = (f" range {self.range_min}+" if self.range_min is not None else "") + \
+                 (f" range up to {self.range_max}" if self.range_max is not None else "")
+        return f"{name} {amount}{squad}".strip() + ranges
+
+
+@dataclass(frozen=True)
+class Card:
+    id: str
+    side: str
+    name: str
+    kind: str  # unit | command | fog_of_war
+    squad: str | None
+    unit: str | None
+    initiative: int
+    tier: str
+    actions: tuple[Action, ...]
+
+    @property
+    def label(self) -> str:
+        return f"{self.name} ({self.squad})" if self.squad else self.name
+
+    @property
+    def number(self) -> str:
+        return self.id.split("-")[2]
+
+    @property
+    def deck(self) -> str:
+        return DECK_LETTERS[self.id.split("-")[1]]
+
+
+@dataclass(frozen=True)
+class Unit:
+    id: str
+    side: str
+    name: str
+    type: str
+    squad: str | None
+    defence: int
+    locked: bool
+
+    @property
+    def tank(self) -> bool:
+        return self.type == "tank"
+
+    @property
+    def label(self) -> str:
+        return f"{self.name} ({self.squad})" if self.squad else self.name
+
+
+@dataclass(frozen=True)
+class TileVersion:
+    name: str
+    cover: int
+    building_cover: int | None = None
+    durability: int | None = None
+    impassable: bool = False
+    fortification_cover: int | None = None
+
+    @property
+    def building(self) -> bool:
+        return self.durability is not None
+
+
+@dataclass(frozen=True)
+class Layout:
+    id: str
+    rows: tuple[tuple[str | None, ...], ...]
+    objectives: dict[str, int]
+    units: dict[str, dict[str, str]]
+    markers: dict[str, dict[str, str]]
+    mines: tuple[dict[str, Any], ...]
+    tunnels: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Scenario:
+    id: str
+    name: str
+    layout: str
+    objectives: dict[str, dict[str, Any]]
+    initiative: str
+    supply: dict[str, list[str]]
+    draw_deck: dict[str, list[str]]
+    area: str | None
+    game_state: dict[str, dict[str, str]]
+    fortify: tuple[str, ...] = ()
+    upgrades: int = 2
+
+
+@dataclass
+class Pack:
+    cards: dict[str, Card]
+    units: dict[str, dict[str, Unit]]
+    tiles: dict[str, dict[str, TileVersion]]
+    layouts: dict[str, Layout]
+    scenarios: dict[str, Scenario]
+    notes: list[str] = field(default_factory=list)
+
+    def side_cards(self, side: str, deck: str | None = None) -> list[str]:
+        return [c.id for c in self.cards.values() if c.side == side and (deck is None or c.deck == deck)]
+
+    def unit_of(self, card_id: str) -> Unit | None:
+        card = self.cards[card_id]
+        return self.units[card.side][card.unit] if card.unit else None
+
+    def tile(self, number: str, letter: str) -> TileVersion:
+        return self.tiles[number][letter]
+
+
+CONTENT_SCHEMA = {
+    "cards": {"type": "object", "required": ["cards"], "properties": {"cards": {
+        "type": "object", "additionalProperties": False, "required": list(SIDES),
+        "properties": {side: {"type": "array", "items": {
+            "type": "object", "additionalProperties": False, "required": ["id", "name", "kind", "initiative"],
+            "properties": {
+                "id": {"type": "string", "pattern": "^[SN]-[PZVR]-[0-9]{3}$"},
+                "copies": {"type": "integer", "minimum": 1, "maximum": 99},
+                "name": {"type": "string", "minLength": 1},
+                "kind": {"enum": ["unit", "command", "fog_of_war"]},
+                "unit": {"type": "string"}, "squad": {"enum": ["A", "B", "C", None]},
+                "tier": {"enum": ["regular", "reservist", "upgraded"]},
+                "initiative": {"type": "integer", "minimum": 0, "maximum": 99},
+                "actions": {"type": "array", "items": {
+                    "type": "object", "additionalProperties": False, "required": ["action"],
+                    "properties": {
+                        "action": {"enum": list(ACTIONS)},
+                        "value": {"type": "integer", "minimum": 0, "maximum": 20},
+                        "values": {"type": "object", "additionalProperties": False, "minProperties": 1,
+                                   "properties": {k: {"type": "integer", "minimum": 0, "maximum": 20}
+                                                  for k in ("infantry", "tank", "building")}},
+                        "squad": {"enum": ["A", "B", "C"]},
+                        "range_min": {"type": "integer", "minimum": 0, "maximum": 20},
+                        "range_max": {"type": "integer", "minimum": 0, "maximum": 20},
+                        "upgraded": {"type": "boolean"}, "unavailable": {"type": "boolean"}}}},
+                "demo": {"type": "array", "items": {"type": "string"}}}}} for side in SIDES}}}},
+    "units": {"type": "object", "required": ["units"], "properties": {"units": {
+        "type": "object", "additionalProperties": False, "required": list(SIDES),
+        "properties": {side: {"type": "array", "items": {
+            "type": "object", "additionalProperties": False, "required": ["unit", "name", "type", "defence"],
+            "properties": {"unit": {"type": "string", "pattern": "^[A-Z0-9]+(-[A-C]+)?$"},
+                           "name": {"type": "string"}, "type": {"enum": list(UNIT_TYPES)},
+                           "squad": {"enum": ["A", "B", "C", None]},
+                           "defence": {"type": "integer", "minimum": 0, "maximum": 20},
+                           "locked": {"type": "boolean"},
+                           "demo": {"type": "array", "items": {"type": "string"}}}}} for side in SIDES}}}},
+    "tiles": {"type": "object", "required": ["tiles"], "properties": {"tiles": {
+        "type": "object", "propertyNames": {"pattern": "^[0-9]{1,4}$"},
+        "additionalProperties": {
+            "type": "object", "required": ["A"], "propertyNames": {"enum": ["A", "B", "C", "D", "demo"]},
+            "additionalProperties": {
+                "type": "object", "additionalProperties": False, "required": ["name", "cover"],
+                "properties": {"name": {"type": "string"},
+                               "cover": {"type": "integer", "minimum": 0, "maximum": 20},
+                               "building_cover": {"type": "integer", "minimum": 0, "maximum": 20},
+                               "durability": {"type": "integer", "minimum": 0, "maximum": 20},
+                               "impassable": {"type": "boolean"},
+                               "fortification_cover": {"type": "integer", "minimum": 0, "maximum": 20}}},
+            "properties": {"demo": {"type": "array", "items": {"type": "string"}}}}}}},
+    "layout": {"type": "object", "required": ["rows", "objectives", "units", "markers"], "additionalProperties": False,
+               "properties": {
+                   "rows": {"type": "array", "minItems": 1, "maxItems": 40, "items": {
+                       "type": "array", "maxItems": 40, "items": {"type": ["string", "null"]}}},
+                   "objectives": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}},
+                   "units": {"type": "object", "propertyNames": {"enum": list(SIDES)},
+                             "additionalProperties": {"type": "object", "additionalProperties": {"type": "string"}}},
+                   "markers": {"type": "object", "propertyNames": {"enum": list(SIDES)},
+                               "additionalProperties": {"type": "object", "additionalProperties": {
+                                   "enum": ["scouted", "controlled"]}}},
+                   "mines": {"type": "array", "items": {
+                       "type": "object", "additionalProperties": False, "required": ["side", "edge", "face"],
+                       "properties": {"side": {"enum": list(SIDES)}, "face": {"enum": ["AP", "AT"]},
+                                      "edge": {"type": "array", "minItems": 2, "maxItems": 2,
+                                               "items": {"type": "string"}}}}},
+                   "tunnels": {"type": "array", "items": {"type": "string"}},
+                   "demo": {"type": "array", "items": {"type": "string"}}}},
+    "scenario": {"type": "object", "additionalProperties": False,
+                 "required": ["id", "name", "layout", "objectives", "initiative", "supply", "draw_deck"],
+                 "properties": {
+                     "id": {"type": "string"}, "name": {"type": "string"}, "layout": {"type": "string"},
+                     "objectives": {"type": "object", "required": list(SIDES), "additionalProperties": False,
+                                    "properties": {side: {"type": "object", "additionalProperties": False,
+                                                          "minProperties": 1,
+                                                          "properties": {"control_objectives": {
+                                                              "type": "integer", "minimum": 1}}}
+                                                   for side in SIDES}},
+                     "initiative": {"enum": list(SIDES)},
+                     "supply": {"type": "object", "required": list(SIDES), "additionalProperties": False,
+                                "properties": {side: {"type": "array", "items": {"type": "string"}} for side in SIDES}},
+                     "draw_deck": {"type": "object", "required": list(SIDES), "additionalProperties": False,
+                                   "properties": {side: {"type": "array", "items": {"type": "string"}}
+                                                  for side in SIDES}},
+                     "area": {"type": "string"}, "fortify": {"type": "array", "items": {"type": "string"}},
+                     "upgrades": {"type": "integer", "minimum": 0, "maximum": 10},
+                     "game_state": {"type": "object", "additionalProperties": {
+                         "type": "object", "required": list(SIDES), "additionalProperties": False,
+                         "properties": {side: {"type": "string"} for side in SIDES}}},
+                     "demo": {"type": "array", "items": {"type": "string"}}}},
+}
+
+
+def _checked(doc: Document, kind: str) -> dict[str, Any]:
+    validator = jsonschema.Draft202012Validator(CONTENT_SCHEMA[kind])
+    problems = [doc.problem(tuple(e.absolute_path), e.message, None)
+                for e in sorted(validator.iter_errors(doc.data), key=lambda e: list(map(str, e.absolute_path)))]
+    if problems:
+        raise InputError(problems)
+    return doc.data
+
+
+def _action(entry: dict[str, Any]) -> Action:
+    return Action(entry["action"], entry.get("value"), tuple(sorted((entry.get("values") or {}).items())),
+                  entry.get("squad"), entry.get("range_min"), entry.get("range_max"),
+                  entry.get("upgraded", False), entry.get("unavailable", False))
+
+
+def _ids(first: str, copies: int) -> list[str]:
+    prefix, number = first.rsplit("-", 1)
+    return [f"{prefix}-{int(number) + i:03d}" for i in range(copies)]
+
+
+def load_pack(folder: Path) -> Pack:
+    """The content pack in `folder` (cards.yaml, units.yaml, tiles.yaml, layouts/, scenarios/);
+    `InputError` naming every file, line and field that breaks the format."""
+    problems: list[Problem] = []
+    loaded: dict[str, Any] = {}
+    for name, kind in (("cards.yaml", "cards"), ("units.yaml", "units"), ("tiles.yaml", "tiles")):
+        try:
+            loaded[kind] = _checked(load_document(folder / name), kind)
+        except InputError as exc:
+            problems += exc.problems
+    for sub, kind in (("layouts", "layout"), ("scenarios", "scenario")):
+        loaded[sub] = {}
+        for path in sorted((folder / sub).glob("*.yaml")):
+            try:
+                loaded[sub][path.stem] = _checked(load_document(path), kind)
+            except InputError as exc:
+                problems += exc.problems
+    if problems:
+        raise InputError(problems)
+    return _pack(loaded)
+
+
+def _pack(data: dict[str, Any]) -> Pack:
+    notes: list[str] = []
+    units: dict[str, dict[str, Unit]] = {}
+    for side in SIDES:
+        units[side] = {}
+        for u in data["units"]["units"][side]:
+            units[side][u["unit"]] = Unit(u["unit"], side, u["name"], u["type"], u.get("squad"), u["defence"],
+                                          u.get("locked", False))
+            notes += [f"units: {side} {u['unit']} {what} is a demo value" for what in u.get("demo") or []]
+    cards: dict[str, Card] = {}
+    for side in SIDES:
+        for c in data["cards"]["cards"][side]:
+            unit = units[side].get(c.get("unit") or "")
+            squad = c.get("squad") if c.get("squad") is not None else unit.squad if unit else None
+            actions = tuple(_action(a) for a in c.get("actions") or [])
+            ids = _ids(c["id"], c.get("copies", 1))
+            for card_id in ids:
+                cards[card_id] = Card(card_id, side, c["name"], c["kind"], squad, c.get("unit"), c["initiative"],
+                                      c.get("tier", "regular"), actions)
+            shown = ids[0] if len(ids) == 1 else f"{ids[0]}..{ids[-1]}"
+            notes += [f"cards: {shown} ({c['name']}) {what} is a demo value" for what in c.get("demo") or []]
+    tiles: dict[str, dict[str, TileVersion]] = {}
+    for number, versions in data["tiles"]["tiles"].items():
+        tiles[number] = {letter: TileVersion(**v) for letter, v in versions.items() if letter != "demo"}
+        notes += [f"tiles: {number} {what} is a demo value" for what in versions.get("demo") or []]
+    layouts = {}
+    for name, lay in data["layouts"].items():
+        layouts[name] = Layout(name, tuple(tuple(r) for r in lay["rows"]), dict(lay["objectives"]),
+                               {s: dict(lay["units"].get(s) or {}) for s in SIDES},
+                               {s: dict(lay["markers"].get(s) or {}) for s in SIDES},
+                               tuple(lay.get("mines") or ()), tuple(lay.get("tunnels") or ()))
+        notes += [f"layout {name}: {what} is a demo value" for what in lay.get("demo") or []]
+    scenarios = {}
+    for name, sc in data["scenarios"].items():
+        scenarios[sc["id"]] = Scenario(sc["id"], sc["name"], sc["layout"], sc["objectives"], sc["initiative"],
+                                       sc["supply"], sc["draw_deck"], sc.get("area"), sc.get("game_state") or {},
+                                       tuple(sc.get("fortify") or ()), sc.get("upgrades", 2))
+        notes += [f"scenario {sc['id']}: {what} is a demo value" for what in sc.get("demo") or []]
+    return Pack(cards, units, tiles, layouts, scenarios, notes)
+
+
+@cache
+def demo_pack() -> Pack:
+    """The pack pbem ships: the seed's facts, everything else marked demo."""
+    return load_pack(Path(str(files("pbem.rulesets.undaunted") / "content")))
+
+
+_LISTING = re.compile(r"^\s*(?:(\d+)\s*[x×]?\s+)?(.+?)(?:\s*\(([ABC])\))?\s*$")
+
+
+def read_listing(pack: Pack, side: str, entries: list[str], among: list[str]) -> tuple[list[str], list[str]]:
+    """The cards a scenario's supply or draw-deck listing takes from `among` ("5 Rifleman (A)": five
+    cards of that name and squad; a name alone: all of them), in listing order, and what it lists
+    that `among` lacks (omitted, as the seed says: l.1130)."""
+    taken, missing = [], []
+    left = list(among)
+    for entry in entries:
+        m = _LISTING.match(entry)
+        count = int(m.group(1)) if m and m.group(1) else None
+        name, squad = (m.group(2), m.group(3)) if m else (entry, None)
+        matching = [c for c in left if pack.cards[c].name == name and pack.cards[c].squad == squad]
+        chosen = matching if count is None else matching[:count]
+        if count is not None and len(chosen) < count:
+            missing.append(f"{count - len(chosen)} {name}" + (f" ({squad})" if squad else ""))
+        for c in chosen:
+            left.remove(c)
+        taken += chosen
+    return taken, missing
+
+
+def check_pack(pack: Pack) -> list[str]:
+    """What is wrong with a pack beyond its format: references to units, tiles and cards it lacks."""
+    problems = []
+    for card in pack.cards.values():
+        if card.kind == "unit" and card.unit not in pack.units[card.side]:
+            problems.append(f"cards: {card.id} belongs to unit {card.unit}, which units.yaml lacks for {card.side}")
+        if card.kind != "unit" and card.unit:
+            problems.append(f"cards: {card.id} is a {card.kind} card and cannot belong to a unit")
+        if card.id[0] != SIDE_LETTER[card.side]:
+            problems.append(f"cards: {card.id} is listed under {card.side}, whose ids begin with "
+                            f"{SIDE_LETTER[card.side]}")
+        for action in card.actions:
+            if action.action in ("anti_tank", "demolition", "bombard") and not action.values:
+                problems.append(f"cards: {card.id} {action.action} needs values per target type")
+            elif action.action in COMBAT + ("move", "scout", "stealth_move", "maneuver", "bolster", "follow_me",
+                                            "mines", "inspire", "rally", "exertion", "immediate_bolster",
+                                            "anti_aircraft") \
+                    and action.action not in ("anti_tank", "demolition", "bombard") and action.value is None:
+                problems.append(f"cards: {card.id} {action.action} needs a value")
+    for number, versions in pack.tiles.items():
+        letters = sorted(versions)
+        if letters != [chr(ord("A") + i) for i in range(len(letters))]:
+            problems.append(f"tiles: {number} has versions {', '.join(letters)}; they must follow A without a gap")
+    for layout in pack.layouts.values():
+        placed = [t for row in layout.rows for t in row if t]
+        for t in placed:
+            if t not in pack.tiles:
+                problems.append(f"layout {layout.id}: tile {t} is not in tiles.yaml")
+        if len(set(placed)) != len(placed):
+            problems.append(f"layout {layout.id}: a tile is placed twice")
+        where = set(placed)
+        for t in list(layout.objectives) + list(layout.tunnels):
+            if t not in where:
+                problems.append(f"layout {layout.id}: tile {t} is not on the map")
+        for side in SIDES:
+            for unit, t in layout.units[side].items():
+                if unit not in pack.units[side]:
+                    problems.append(f"layout {layout.id}: {side} unit {unit} is not in units.yaml")
+                if t not in where:
+                    problems.append(f"layout {layout.id}: {side} {unit} stands on {t}, which is not on the map")
+            problems += [f"layout {layout.id}: {side} marker on {t}, which is not on the map"
+                         for t in layout.markers[side] if t not in where]
+    for scenario in pack.scenarios.values():
+        if scenario.layout not in pack.layouts:
+            problems.append(f"scenario {scenario.id}: layout {scenario.layout} is not in layouts/")
+        for side in SIDES:
+            supply, missing = read_listing(pack, side, scenario.supply[side], pack.side_cards(side))
+            problems += [f"scenario {scenario.id}: {side} supply lists {m}, which cards.yaml lacks" for m in missing]
+            _, missing = read_listing(pack, side, scenario.draw_deck[side], supply)
+            problems += [f"scenario {scenario.id}: {side} draw deck lists {m}, which its supply lacks"
+                         for m in missing]
+        problems += [f"scenario {scenario.id}: fortified tile {t} has no B version"
+                     for t in scenario.fortify if "B" not in pack.tiles.get(t, {})]
+    return problems

@@ -1,0 +1,147 @@
+"""The round by email (digest §9): the initiative bid of both sides at once, then the initiative
+side's turn, then the other's, each turn one exchange or several when its orders stop with
+`await_report`; and the set-up of a scenario (seed l.520-560, l.560-720)."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from pbem.core.events import EventLog
+from pbem.rulesets.undaunted.actions import play_card
+from pbem.rulesets.undaunted.board import Board, edge
+from pbem.rulesets.undaunted.content import SIDES, Pack, other_side, read_listing
+from pbem.rulesets.undaunted.play import ScenarioOver, Turn
+
+ROUND_DRAW = 4
+FIRST_SCENARIO, FIRST_CODE = "011", "1a"
+
+
+def opening(pack: Pack, game: str, options: dict[str, Any], hidden) -> dict[str, Any]:
+    """A new campaign at its first scenario, #011, with game-state code 1a (seed l.520-560)."""
+    available = {side: pack.side_cards(side, "starting") for side in SIDES}
+    campaign = {"code": FIRST_CODE, "scenarios": [], "available": available,
+                "removed": {side: [] for side in SIDES}, "city": {}, "tunnels_destroyed": []}
+    state = {"format": "undaunted/1", "ruleset": "undaunted-stalingrad", "game": game, "options": options,
+             "round": 1, "phase": "bid", "next_power": None, "dice": None, "winner": None, "campaign": campaign}
+    return set_up(pack, state, FIRST_SCENARIO, hidden, EventLog())
+
+
+def set_up(pack: Pack, state: dict[str, Any], scenario_id: str, hidden, log: EventLog) -> dict[str, Any]:
+    """Build the map, place the tokens, lay out each side's supply and shuffle its draw deck, then
+    deal the first round's hands (seed l.530-560, l.1120-1140)."""
+    scenario = pack.scenarios[scenario_id]
+    layout = pack.layouts[scenario.layout]
+    board = Board(layout)
+    city = state["campaign"]["city"]
+    for tile in scenario.fortify:
+        city[tile] = max(city.get(tile, "A"), "B")
+    sides = {}
+    for side in SIDES:
+        supply, _ = read_listing(pack, side, scenario.supply[side], state["campaign"]["available"][side])
+        deck, _ = read_listing(pack, side, scenario.draw_deck[side], supply)
+        sides[side] = {"supply": sorted(set(supply) - set(deck)), "deck": hidden.shuffle(sorted(deck)), "hand": [],
+                       "discard": [], "play_area": [], "casualties": [], "set_aside": [], "removed": []}
+    state |= {
+        "scenario": scenario_id, "round": 1, "phase": "bid", "next_power": None, "winner": None,
+        "initiative": scenario.initiative, "turn": None,
+        "tiles": {t: city.get(t, "A") for t in board.tiles},
+        "objectives": dict(layout.objectives),
+        "units": {side: {u: {"tile": t, "suppressed": False, "routed": False}
+                         for u, t in layout.units[side].items()} for side in SIDES},
+        "markers": {side: dict(layout.markers[side]) for side in SIDES},
+        "mines": [{"side": m["side"], "unit": None, "edge": edge(*m["edge"]), "face": m["face"]} for m in layout.mines],
+        "smoke": {}, "fire_lanes": {side: {} for side in SIDES}, "laid": {side: {} for side in SIDES},
+        "tunnels": [t for t in layout.tunnels if t not in state["campaign"]["tunnels_destroyed"]],
+        "tunnels_destroyed": [],
+        "sides": sides,
+    }
+    turn = Turn(pack, state, log, None, hidden)
+    for side in SIDES:
+        turn.draw(side, ROUND_DRAW, "round 1")
+    return state
+
+
+def awaiting(state: dict[str, Any]) -> tuple[str, ...]:
+    if state.get("winner"):
+        return ()
+    return SIDES if state["phase"] == "bid" else (state["next_power"],)
+
+
+def resolve_bids(pack: Pack, state: dict[str, Any], bids: dict[str, str], log: EventLog) -> dict[str, Any]:
+    """Both bids revealed at once; the higher initiative plays first, a tie leaves the initiative
+    token as it was; the bid cards go to their discard piles (seed l.590-600)."""
+    after = copy.deepcopy(state)
+    shown = {}
+    for side in SIDES:
+        card = pack.cards[bids[side]]
+        after["sides"][side]["hand"].remove(card.id)
+        after["sides"][side]["discard"].append(card.id)
+        shown[side] = {"card": card.id, "name": card.label, "initiative": card.initiative}
+    soviet, german = shown["soviet"]["initiative"], shown["german"]["initiative"]
+    tie = soviet == german
+    if not tie:
+        after["initiative"] = "soviet" if soviet > german else "german"
+    log.add("bids_revealed", round=after["round"], bids=shown, initiative=after["initiative"], tie=tie)
+    after["phase"], after["next_power"] = "turn", after["initiative"]
+    after["turn"] = {"side": after["initiative"], "first": True, "played": 0, "results": {}}
+    return after
+
+
+def resolve_turn(pack: Pack, state: dict[str, Any], orders: dict[str, Any], standing: dict[str, Any],
+                 dice, hidden, log: EventLog) -> dict[str, Any]:
+    """One exchange of the side whose turn it is: a withdrawal, or its plays in order; the turn
+    ends unless the orders await the report (seed l.600-720)."""
+    after = copy.deepcopy(state)
+    side = after["next_power"]
+    turn = Turn(pack, after, log, dice, hidden, standing)
+    info = after["turn"]
+    try:
+        if orders["withdraw"]:
+            log.add("withdrawal", side=side)
+            turn.finish(other_side(side), f"the {side} side withdrew")
+        for play in orders["plays"]:
+            label = play.get("label")
+            when = play.get("when")
+            if when and info["results"].get(when["play"]) != when["result"]:
+                log.add("play_not_taken", side=side, card=play["card"],
+                        why=f"{when['play']} was {info['results'].get(when['play'], 'not played')}, "
+                            f"not {when['result']}")
+                result = "skipped"
+            else:
+                result = play_card(turn, side, play)
+                info["played"] += result != "skipped"
+            if label:
+                info["results"][label] = result
+    except ScenarioOver:
+        _clear_table(turn)
+        return after
+    if orders["await_report"]:
+        log.add("turn_continues", side=side)
+        return after
+    _end_turn(turn, side)
+    return after
+
+
+def _clear_table(turn: Turn) -> None:
+    turn.state["turn"] = None
+    turn.state["next_power"] = None
+
+
+def _end_turn(turn: Turn, side: str) -> None:
+    """Hand and play area go to the discard pile; then the other side plays, or the next round's
+    cards are drawn (seed l.700-720)."""
+    state = turn.state
+    zones = turn.zones(side)
+    ended = {"hand": len(zones["hand"]), "play_area": len(zones["play_area"])}
+    zones["discard"] += zones["play_area"] + zones["hand"]
+    zones["play_area"], zones["hand"] = [], []
+    turn.log.add("turn_ended", side=side, discarded=ended)
+    if state["turn"]["first"]:
+        state["next_power"] = other_side(side)
+        state["turn"] = {"side": other_side(side), "first": False, "played": 0, "results": {}}
+        return
+    state["round"] += 1
+    state["phase"], state["next_power"], state["turn"] = "bid", None, None
+    for each in SIDES:
+        turn.draw(each, ROUND_DRAW, f"round {state['round']}")
