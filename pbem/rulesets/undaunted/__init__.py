@@ -16,6 +16,9 @@ from pbem.rulesets.undaunted.orders import read_bid, read_standing, read_turn
 from pbem.rulesets.undaunted.turn import awaiting, opening, resolve_bids, resolve_turn
 
 OPTIONS = (
+    Option("bombard_open_ground", "units", ("units", "no effect"),
+           "units: Bombard on a tile without a building attacks the infantry there (the seed's 'Bombard has no "
+           "effect on them', l.1071, read as on such tiles as buildings); no effect: Bombard does nothing there."),
     Option("inspire_own_card", True, (True, False),
            "true: Inspire may choose its own card, as the seed words it (l.704, l.1360); false: only another "
            "card of the play area, as earlier Undaunted games are often played."),

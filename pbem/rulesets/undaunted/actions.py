@@ -431,6 +431,9 @@ def _targets(turn: Turn, side: str, action: Action, params: dict[str, Any]) -> l
         tile = target
         found = []
         version = turn.tile(tile)
+        if name == "bombard" and not version.building and \
+                turn.state["options"].get("bombard_open_ground", "units") == "no effect":
+            return []
         if name == "bombard":
             if version.building:
                 found.append({"kind": "building", "tile": tile, "key": "building"})
@@ -489,7 +492,7 @@ def combat(turn: Turn, side: str, card_id: str, action: Action, params: dict[str
             reach = turn.board.distance(attacker["tile"], target["tile"])
             if (action.range_max is not None and reach > action.range_max) or \
                     (action.range_min is not None and reach < action.range_min):
-                raise Refused(f"{turn.tile_id(target['tile'])} is {reach} tiles away, out of {action.label}'s range")
+                raise Refused(f"{turn.tile_id(target['tile'])} is out of range of {action.label}: range {reach}")
         kind = "infantry" if target["kind"] == "unit" and not turn.unit(target["side"], target["unit"]).tank else \
             "tank" if target["kind"] == "unit" else "building"
         count = action.dice_against(kind)
