@@ -73,7 +73,8 @@ def position(case: dict[str, Any]) -> dict[str, Any]:
     acting = given.get("next_power")
     if acting:
         state["phase"], state["next_power"] = "turn", acting
-        state["turn"] = {"side": acting, "first": given.get("first", True), "played": 0, "results": {}}
+        state["turn"] = {"side": acting, "first": given.get("first", True), "played": given.get("played", 0),
+                         "results": {}}
         state["initiative"] = given.get("initiative", acting)
     return state
 
@@ -106,6 +107,7 @@ def test_case(path: Path) -> None:
     expect = case["expect"]
     problems = RULESET.check_orders(state, submissions, standing)
     if "problems" in expect:
+        assert expect["problems"], "a case that expects problems names them"
         text = "\n".join(str(p) for p in problems)
         for pattern in expect["problems"]:
             assert re.search(pattern, text), f"no problem matches {pattern!r} in:\n{text}"
