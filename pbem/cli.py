@@ -195,7 +195,7 @@ def reveal(folder: Path = typer.Argument(..., help="The game folder (needs its s
                                       "this game has no hidden cards, or its secret.yaml is another game's")])
         ledger = read_ledger(folder) or []
         last = load_document(folder / ledger[-1]["output"] / STATE_FILE).data if ledger else {}
-        if not last.get("winner") and not before_end:
+        if (not last or get_ruleset(last["ruleset"]).awaiting(last)) and not before_end:
             raise InputError([Problem(display_path(folder), None, "", "the game is not over: revealing the key now "
                                       "shows every hand and deck order", "wait for its end, or --before-end")])
         (folder / REVEAL_FILE).write_text(dump_yaml({"hidden_key": key}), encoding="utf-8")

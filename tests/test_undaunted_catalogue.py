@@ -18,7 +18,7 @@ from pbem.core.events import EventLog
 from pbem.core.yamlio import dump_yaml, parse_document
 from pbem.rulesets.undaunted import Undaunted
 from pbem.rulesets.undaunted.content import SIDES
-from pbem.rulesets.undaunted.turn import opening
+from pbem.rulesets.undaunted.turn import opening, set_up
 
 CASES = sorted((Path(__file__).parent / "catalogue" / "undaunted-stalingrad").glob("*.yaml"))
 RULESET = Undaunted()
@@ -44,6 +44,9 @@ def position(case: dict[str, Any]) -> dict[str, Any]:
     state = opening(RULESET.pack, "catalogue", {o.name: o.default for o in RULESET.options()}
                     | given.get("options", {}), DiceStream(HIDDEN_KEY, "catalogue"))
     state["dice"] = {"commitment": "0" * 64, "turn": 1}
+    if "scenario" in given:
+        state["campaign"]["code"] = given["code"]
+        set_up(RULESET.pack, state, given["scenario"], DiceStream(HIDDEN_KEY, "catalogue"), EventLog())
     for side in SIDES:
         for unit, where in (given.get("units", {}).get(side) or {}).items():
             if where is None:
@@ -70,6 +73,7 @@ def position(case: dict[str, Any]) -> dict[str, Any]:
     if "objectives" in given:
         state["objectives"] = {str(t): v for t, v in given["objectives"].items()}
     state["laid"] = given.get("laid") or state["laid"]
+    state["campaign"] |= given.get("campaign") or {}
     acting = given.get("next_power")
     if acting:
         state["phase"], state["next_power"] = "turn", acting
@@ -120,7 +124,7 @@ def test_case(path: Path) -> None:
     assert dump_yaml(state) == before, "resolve changed the state it was given"
     assert dice.unused == 0, f"{dice.unused} fixed dice were not rolled"
     for key in ("units", "markers", "tiles", "mines", "smoke", "fire_lanes", "tunnels", "winner", "initiative",
-                "phase", "next_power", "round", "objectives", "campaign"):
+                "phase", "next_power", "round", "objectives", "campaign", "scenario"):
         if key in expect:
             _check(after[key], expect[key], key)
     for side, zones in (expect.get("sides") or {}).items():

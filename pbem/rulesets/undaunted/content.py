@@ -158,6 +158,13 @@ class Scenario:
     upgrades: int = 2
 
 
+@dataclass(frozen=True)
+class Story:
+    scenario: str
+    unlock: dict[str, list[str]]
+    replace: dict[str, dict[str, str]]
+
+
 @dataclass
 class Pack:
     cards: dict[str, Card]
@@ -165,6 +172,8 @@ class Pack:
     tiles: dict[str, dict[str, TileVersion]]
     layouts: dict[str, Layout]
     scenarios: dict[str, Scenario]
+    stories: dict[str, Story]
+    areas: list[str]
     notes: list[str] = field(default_factory=list)
 
     def side_cards(self, side: str, deck: str | None = None) -> list[str]:
@@ -227,6 +236,17 @@ CONTENT_SCHEMA = {
                                "impassable": {"type": "boolean"},
                                "fortification_cover": {"type": "integer", "minimum": 0, "maximum": 20}}},
             "properties": {"demo": {"type": "array", "items": {"type": "string"}}}}}}},
+    "campaign": {"type": "object", "required": ["stories", "areas"], "additionalProperties": False, "properties": {
+        "stories": {"type": "object", "additionalProperties": {
+            "type": "object", "required": ["scenario"], "additionalProperties": False,
+            "properties": {"scenario": {"type": "string"},
+                           "unlock": {"type": "object", "propertyNames": {"enum": list(SIDES)},
+                                      "additionalProperties": {"type": "array", "items": {"type": "string"}}},
+                           "replace": {"type": "object", "propertyNames": {"enum": list(SIDES)},
+                                       "additionalProperties": {"type": "object",
+                                                                "additionalProperties": {"type": "string"}}}}}},
+        "areas": {"type": "array", "items": {"type": "string"}},
+        "demo": {"type": "array", "items": {"type": "string"}}}},
     "layout": {"type": "object", "required": ["rows", "objectives", "units", "markers"], "additionalProperties": False,
                "properties": {
                    "rows": {"type": "array", "minItems": 1, "maxItems": 40, "items": {
@@ -294,7 +314,8 @@ def load_pack(folder: Path) -> Pack:
     `InputError` naming every file, line and field that breaks the format."""
     problems: list[Problem] = []
     loaded: dict[str, Any] = {}
-    for name, kind in (("cards.yaml", "cards"), ("units.yaml", "units"), ("tiles.yaml", "tiles")):
+    for name, kind in (("cards.yaml", "cards"), ("units.yaml", "units"), ("tiles.yaml", "tiles"),
+                       ("campaign.yaml", "campaign")):
         try:
             loaded[kind] = _checked(load_document(folder / name), kind)
         except InputError as exc:
@@ -349,7 +370,11 @@ def _pack(data: dict[str, Any]) -> Pack:
                                        sc["supply"], sc["draw_deck"], sc.get("area"), sc.get("game_state") or {},
                                        tuple(sc.get("fortify") or ()), sc.get("upgrades", 2))
         notes += [f"scenario {sc['id']}: {what} is a demo value" for what in sc.get("demo") or []]
-    return Pack(cards, units, tiles, layouts, scenarios, notes)
+    campaign = data["campaign"]
+    stories = {code: Story(st["scenario"], st.get("unlock") or {}, st.get("replace") or {})
+               for code, st in campaign["stories"].items()}
+    notes += [f"campaign: {what} is a demo value" for what in campaign.get("demo") or []]
+    return Pack(cards, units, tiles, layouts, scenarios, stories, list(campaign["areas"]), notes)
 
 
 @cache
@@ -423,7 +448,16 @@ def check_pack(pack: Pack) -> list[str]:
                     problems.append(f"layout {layout.id}: {side} {unit} stands on {t}, which is not on the map")
             problems += [f"layout {layout.id}: {side} marker on {t}, which is not on the map"
                          for t in layout.markers[side] if t not in where]
+    for code, story in pack.stories.items():
+        if story.scenario not in pack.scenarios:
+            problems.append(f"campaign: story {code} leads to scenario {story.scenario}, which scenarios/ lacks")
+        named = [c for ids in story.unlock.values() for c in ids] + \
+            [c for pairs in story.replace.values() for pair in pairs.items() for c in pair]
+        problems += [f"campaign: story {code} names card {c}, which cards.yaml lacks"
+                     for c in named if c not in pack.cards]
     for scenario in pack.scenarios.values():
+        if scenario.area is not None and scenario.area not in pack.areas:
+            problems.append(f"scenario {scenario.id}: its area {scenario.area} is not among the campaign's areas")
         if scenario.layout not in pack.layouts:
             problems.append(f"scenario {scenario.id}: layout {scenario.layout} is not in layouts/")
         for side in SIDES:

@@ -262,8 +262,9 @@ def read_standing(pack: Pack, state: dict[str, Any] | None, doc: Document, side:
     data = doc.data
     out: dict[str, Any] = {}
     problems: list[Problem] = []
-    if data.get("casualty_preference"):
-        out["casualty_preference"] = list(data["casualty_preference"])
+    for key in ("casualty_preference", "draw_deck_preference"):
+        if data.get(key):
+            out[key] = list(data[key])
     if data.get("mine_push"):
         if state is not None:
             reader = Reader(pack, state, doc, side)

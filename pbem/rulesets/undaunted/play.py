@@ -23,7 +23,11 @@ DEFAULT_PREFERENCE = ("reservist", "regular", "upgraded")
 
 
 class ScenarioOver(Exception):
-    """Raised when a side wins: the rest of the orders are void (digest §8 #52)."""
+    """Raised when a side wins the scenario: the rest of the orders are void (digest §8 #52)."""
+
+    def __init__(self, winner: str):
+        super().__init__(winner)
+        self.winner = winner
 
 
 class ActionEnds(Exception):
@@ -151,10 +155,9 @@ class Turn:
         self.finish(side, how)
 
     def finish(self, winner: str, how: str) -> None:
-        self.state["winner"] = winner
         self.state["phase"] = "over"
-        self.log.add("scenario_won", side=winner, how=how)
-        raise ScenarioOver()
+        self.log.add("scenario_won", side=winner, how=how, scenario=self.state["scenario"])
+        raise ScenarioOver(winner)
 
     # ---- fire ----------------------------------------------------------------------------------
     def defence(self, action: str, attacker_tile: str | None, target: dict[str, Any]) -> dict[str, int]:

@@ -9,6 +9,7 @@ from typing import Any
 
 from pbem.core.events import EventLog
 from pbem.rulesets.undaunted.actions import play_card
+from pbem.rulesets.undaunted.campaign import DEFAULT_DECK_PREFERENCE, after_scenario
 from pbem.rulesets.undaunted.board import Board, edge
 from pbem.rulesets.undaunted.content import SIDES, Pack, other_side, read_listing
 from pbem.rulesets.undaunted.play import ScenarioOver, Turn
@@ -20,16 +21,19 @@ FIRST_SCENARIO, FIRST_CODE = "011", "1a"
 def opening(pack: Pack, game: str, options: dict[str, Any], hidden) -> dict[str, Any]:
     """A new campaign at its first scenario, #011, with game-state code 1a (seed l.520-560)."""
     available = {side: pack.side_cards(side, "starting") for side in SIDES}
-    campaign = {"code": FIRST_CODE, "scenarios": [], "available": available,
+    campaign = {"code": FIRST_CODE, "scenarios": [], "areas": {}, "available": available,
                 "removed": {side: [] for side in SIDES}, "city": {}, "tunnels_destroyed": []}
     state = {"format": "undaunted/1", "ruleset": "undaunted-stalingrad", "game": game, "options": options,
              "round": 1, "phase": "bid", "next_power": None, "dice": None, "winner": None, "campaign": campaign}
     return set_up(pack, state, FIRST_SCENARIO, hidden, EventLog())
 
 
-def set_up(pack: Pack, state: dict[str, Any], scenario_id: str, hidden, log: EventLog) -> dict[str, Any]:
-    """Build the map, place the tokens, lay out each side's supply and shuffle its draw deck, then
-    deal the first round's hands (seed l.530-560, l.1120-1140)."""
+def set_up(pack: Pack, state: dict[str, Any], scenario_id: str, hidden, log: EventLog,
+           standing: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
+    """Build the map from the current city, place the tokens, lay out each side's supply and
+    shuffle its draw deck, then deal the first round's hands (seed l.530-560, l.1120-1140). Which
+    of several versions of a card go into the deck is the owner's choice: its standing orders'
+    `draw_deck_preference` (default: upgraded, regular, reservist)."""
     scenario = pack.scenarios[scenario_id]
     layout = pack.layouts[scenario.layout]
     board = Board(layout)
@@ -39,7 +43,13 @@ def set_up(pack: Pack, state: dict[str, Any], scenario_id: str, hidden, log: Eve
     sides = {}
     for side in SIDES:
         supply, _ = read_listing(pack, side, scenario.supply[side], state["campaign"]["available"][side])
-        deck, _ = read_listing(pack, side, scenario.draw_deck[side], supply)
+        preference = list((standing or {}).get(side, {}).get("draw_deck_preference") or DEFAULT_DECK_PREFERENCE)
+        by_preference = sorted(supply, key=lambda c: (preference.index(pack.cards[c].tier), c))
+        deck, _ = read_listing(pack, side, scenario.draw_deck[side], by_preference)
+        if {pack.cards[c].tier for c in supply} - {"regular"} and "draw_deck_preference" not in (standing or {}).get(
+                side, {}):
+            log.add("default_applied", to=[side], side=side, what="the draw deck takes upgraded cards first, then "
+                    "regular, then reservists: the standing orders give no draw_deck_preference")
         sides[side] = {"supply": sorted(set(supply) - set(deck)), "deck": hidden.shuffle(sorted(deck)), "hand": [],
                        "discard": [], "play_area": [], "casualties": [], "set_aside": [], "removed": []}
     state |= {
@@ -56,6 +66,8 @@ def set_up(pack: Pack, state: dict[str, Any], scenario_id: str, hidden, log: Eve
         "tunnels_destroyed": [],
         "sides": sides,
     }
+    log.add("scenario_set_up", scenario=scenario_id, name=scenario.name, code=state["campaign"]["code"],
+            initiative=scenario.initiative, fortified=list(scenario.fortify))
     turn = Turn(pack, state, log, None, hidden)
     for side in SIDES:
         turn.draw(side, ROUND_DRAW, "round 1")
@@ -63,7 +75,7 @@ def set_up(pack: Pack, state: dict[str, Any], scenario_id: str, hidden, log: Eve
 
 
 def awaiting(state: dict[str, Any]) -> tuple[str, ...]:
-    if state.get("winner"):
+    if state["phase"] == "campaign_over":
         return ()
     return SIDES if state["phase"] == "bid" else (state["next_power"],)
 
@@ -113,19 +125,14 @@ def resolve_turn(pack: Pack, state: dict[str, Any], orders: dict[str, Any], stan
                 info["played"] += result != "skipped"
             if label:
                 info["results"][label] = result
-    except ScenarioOver:
-        _clear_table(turn)
+    except ScenarioOver as over:
+        after_scenario(turn, over.winner)
         return after
     if orders["await_report"]:
         log.add("turn_continues", side=side)
         return after
     _end_turn(turn, side)
     return after
-
-
-def _clear_table(turn: Turn) -> None:
-    turn.state["turn"] = None
-    turn.state["next_power"] = None
 
 
 def _end_turn(turn: Turn, side: str) -> None:
