@@ -29,7 +29,7 @@ RULINGS = (
            "A discard pile's size is public, its cards are seen by their owner only (the seed is silent)."),
     Option("deploy_without_riflemen", "no action", ("no action",),
            "A unit whose Riflemen are not on the map cannot be deployed, so its card cannot be played for an "
-           "action; it may still ready nothing and be withdrawn to the supply."),
+           "action; it may still be withdrawn to the supply."),
     Option("bombard_cover", "building cover", ("building cover",),
            "Bombard comes from off the map, so a building's cover counts; a target resolved after its building "
            "was damaged sees the damaged tile."),

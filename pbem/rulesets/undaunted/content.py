@@ -340,7 +340,7 @@ def _pack(data: dict[str, Any]) -> Pack:
         for u in data["units"]["units"][side]:
             units[side][u["unit"]] = Unit(u["unit"], side, u["name"], u["type"], u.get("squad"), u["defence"],
                                           u.get("locked", False))
-            notes += [f"units: {side} {u['unit']} {what} is a demo value" for what in u.get("demo") or []]
+            notes += [f"units: {side} {u['unit']} {what}: demo" for what in u.get("demo") or []]
     cards: dict[str, Card] = {}
     for side in SIDES:
         for c in data["cards"]["cards"][side]:
@@ -352,28 +352,28 @@ def _pack(data: dict[str, Any]) -> Pack:
                 cards[card_id] = Card(card_id, side, c["name"], c["kind"], squad, c.get("unit"), c["initiative"],
                                       c.get("tier", "regular"), actions)
             shown = ids[0] if len(ids) == 1 else f"{ids[0]}..{ids[-1]}"
-            notes += [f"cards: {shown} ({c['name']}) {what} is a demo value" for what in c.get("demo") or []]
+            notes += [f"cards: {shown} ({c['name']}) {what}: demo" for what in c.get("demo") or []]
     tiles: dict[str, dict[str, TileVersion]] = {}
     for number, versions in data["tiles"]["tiles"].items():
         tiles[number] = {letter: TileVersion(**v) for letter, v in versions.items() if letter != "demo"}
-        notes += [f"tiles: {number} {what} is a demo value" for what in versions.get("demo") or []]
+        notes += [f"tiles: {number} {what}: demo" for what in versions.get("demo") or []]
     layouts = {}
     for name, lay in data["layouts"].items():
         layouts[name] = Layout(name, tuple(tuple(r) for r in lay["rows"]), dict(lay["objectives"]),
                                {s: dict(lay["units"].get(s) or {}) for s in SIDES},
                                {s: dict(lay["markers"].get(s) or {}) for s in SIDES},
                                tuple(lay.get("mines") or ()), tuple(lay.get("tunnels") or ()))
-        notes += [f"layout {name}: {what} is a demo value" for what in lay.get("demo") or []]
+        notes += [f"layout {name}: {what}: demo" for what in lay.get("demo") or []]
     scenarios = {}
     for name, sc in data["scenarios"].items():
         scenarios[sc["id"]] = Scenario(sc["id"], sc["name"], sc["layout"], sc["objectives"], sc["initiative"],
                                        sc["supply"], sc["draw_deck"], sc.get("area"), sc.get("game_state") or {},
                                        tuple(sc.get("fortify") or ()), sc.get("upgrades", 2))
-        notes += [f"scenario {sc['id']}: {what} is a demo value" for what in sc.get("demo") or []]
+        notes += [f"scenario {sc['id']}: {what}: demo" for what in sc.get("demo") or []]
     campaign = data["campaign"]
     stories = {code: Story(st["scenario"], st.get("unlock") or {}, st.get("replace") or {})
                for code, st in campaign["stories"].items()}
-    notes += [f"campaign: {what} is a demo value" for what in campaign.get("demo") or []]
+    notes += [f"campaign: {what}: demo" for what in campaign.get("demo") or []]
     return Pack(cards, units, tiles, layouts, scenarios, stories, list(campaign["areas"]), notes)
 
 
