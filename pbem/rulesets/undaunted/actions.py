@@ -61,7 +61,8 @@ def play_card(turn: Turn, side: str, play: dict[str, Any]) -> str:
         turn.move_card(side, card_id, "hand", "play_area")
         turn.log.add("card_played", side=side, card=card_id, name=card.label, use="action", action=action.label)
     except Refused as why:
-        turn.log.add("play_failed", side=side, card=play["card"], why=str(why))
+        # a card that was never played stays a secret of the hand: only its owner hears why
+        turn.log.add("play_failed", to=[side], side=side, card=play["card"], why=str(why))
         return "skipped"
     turn.pushes = {f"{p['side']}:{p['unit']}": p["to"] for p in play.get("pushes") or []}
     try:

@@ -102,7 +102,7 @@ def _casualty_phase(turn: Turn, side: str) -> None:
                 _add(campaign, side, reservist)
                 replaced[card_id] = reservist
             else:
-                turn.log.add("content_missing", side=side, what=f"reservist {reservist} for {card_id}")
+                turn.log.add("content_missing", to=[side], side=side, what=f"reservist {reservist} for {card_id}")
     turn.log.add("casualty_phase", side=side, pile=len(pile), permanent=len(lost))
     turn.log.add("permanent_casualties", to=[side], side=side, cards=lost, reservists=replaced)
 
@@ -122,7 +122,7 @@ def _upgrade_phase(turn: Turn, side: str, upgrades: int) -> None:
             continue
         better = f"{card_id[0]}-V-{card.number}"
         if better not in turn.pack.cards:
-            turn.log.add("content_missing", side=side, what=f"upgrade {better} for {card_id}")
+            turn.log.add("content_missing", to=[side], side=side, what=f"upgrade {better} for {card_id}")
             continue
         _add(campaign, side, better)
         _remove(campaign, side, card_id)

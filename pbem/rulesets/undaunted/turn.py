@@ -116,7 +116,7 @@ def resolve_turn(pack: Pack, state: dict[str, Any], orders: dict[str, Any], stan
             label = play.get("label")
             when = play.get("when")
             if when and info["results"].get(when["play"]) != when["result"]:
-                log.add("play_not_taken", side=side, card=play["card"],
+                log.add("play_not_taken", to=[side], side=side, card=play["card"],
                         why=f"{when['play']} was {info['results'].get(when['play'], 'not played')}, "
                             f"not {when['result']}")
                 result = "skipped"

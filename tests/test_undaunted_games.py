@@ -1,0 +1,104 @@
+"""Whole Undaunted: Stalingrad games played by the engine with players who try anything: every
+exchange keeps the rules' bookkeeping (no card lost or doubled, a valid state), and no side's view
+or public event ever names a card the other side holds hidden."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+import pytest
+import yaml
+
+from pbem.core.dice import DiceStream
+from pbem.core.events import EventLog
+from pbem.core.schemas import validate
+from pbem.core.yamlio import dump_yaml, parse_document
+from pbem.rulesets.undaunted import Undaunted
+from pbem.rulesets.undaunted.content import SIDES, other_side
+from tests.undaunted_players import bid_orders, random_orders, steady_orders
+
+RULESET = Undaunted()
+HIDDEN_ZONES = ("hand", "deck", "discard", "casualties")
+CARD_ID = re.compile(r"\b[SN]-[PZVR]-\d{3}\b")
+SHOWN = ("card_played", "fog_set_aside", "bomber_removed", "card_returned", "bolstered", "action_of_card")
+"""Public events that show the card they move, as the table shows it."""
+
+
+def _shown(events: list[dict]) -> set[str]:
+    """Cards the exchange showed on the table: played, bid, set aside, taken from the supply."""
+    cards = {e["card"] for e in events if e["type"] in SHOWN}
+    return cards | {b["card"] for e in events if e["type"] == "bids_revealed" for b in e["bids"].values()}
+
+
+def _doc(data: dict) -> object:
+    return parse_document(yaml.safe_dump(data, sort_keys=False), "orders.yaml")
+
+
+def _hidden(state: dict, side: str) -> set[str]:
+    return {c for zone in HIDDEN_ZONES for c in state["sides"][side][zone]}
+
+
+def _check_bookkeeping(state: dict) -> None:
+    for side in SIDES:
+        zones = state["sides"][side]
+        placed = [c for zone in zones.values() for c in zone]
+        assert len(placed) == len(set(placed)), f"a {side} card is in two zones"
+        assert set(placed) <= set(state["campaign"]["available"][side]) | set(zones["removed"]), \
+            f"a {side} card in play is not among its available cards"
+    assert not validate("state", parse_document(dump_yaml(state), "state.yaml"), RULESET.schema_package)
+
+
+def play(seed: int, exchanges: int, steady: bool) -> list[dict]:
+    """Play a game; returns every (state before, events, state after)."""
+    rng = random.Random(seed)
+    hidden_key = f"{seed:064x}"
+    state = RULESET.opening_state("random", {}, DiceStream(hidden_key, "opening"))
+    state["dice"] = {"commitment": "0" * 64, "turn": 1}
+    played = []
+    for turn in range(1, exchanges + 1):
+        awaited = RULESET.awaiting(state)
+        if not awaited:
+            break
+        submissions = {}
+        for side in awaited:
+            view = RULESET.view(state, side)
+            if state["phase"] == "bid":
+                orders = bid_orders(RULESET.pack, view, side, rng)
+            else:
+                orders = steady_orders(RULESET.pack, view, side) if steady else \
+                    random_orders(RULESET.pack, view, side, rng)
+            submissions[side] = _doc(orders)
+        problems = RULESET.check_orders(state, submissions, {})
+        assert not problems, "\n".join(map(str, problems))
+        log = EventLog()
+        after = RULESET.resolve(state, submissions, {}, DiceStream(hidden_key, f"dice{turn}"), log,
+                                DiceStream(hidden_key, f"hidden{turn}"))
+        after["dice"] = state["dice"]
+        _check_bookkeeping(after)
+        played.append({"before": state, "events": log.events, "after": after})
+        state = after
+    return played
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_games_keep_the_books_and_the_secrets(seed: int) -> None:
+    for step in play(seed, 60, steady=False):
+        before, after = step["before"], step["after"]
+        for side in SIDES:
+            enemy = other_side(side)
+            secret = (_hidden(before, enemy) & _hidden(after, enemy)) - _shown(step["events"])
+            seen = json.dumps(RULESET.view(after, side))
+            assert not secret & set(CARD_ID.findall(seen)), f"{side}'s view names a hidden {enemy} card"
+            for event in step["events"]:
+                if "to" in event and side not in event["to"]:
+                    continue
+                named = set(CARD_ID.findall(json.dumps(event)))
+                assert not secret & named, f"{side} sees {event} naming a hidden {enemy} card"
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_steady_players_finish_a_scenario(seed: int) -> None:
+    steps = play(seed, 200, steady=True)
+    assert any(e["type"] == "scenario_won" for step in steps for e in step["events"])
