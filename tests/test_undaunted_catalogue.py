@@ -80,6 +80,8 @@ def position(case: dict[str, Any]) -> dict[str, Any]:
         state["turn"] = {"side": acting, "first": given.get("first", True), "played": given.get("played", 0),
                          "results": {}}
         state["initiative"] = given.get("initiative", acting)
+    elif "initiative" in given:
+        state["initiative"] = given["initiative"]
     return state
 
 

@@ -29,7 +29,7 @@ SHOWN = ("card_played", "fog_set_aside", "bomber_removed", "card_returned", "bol
 def _shown(events: list[dict]) -> set[str]:
     """Cards the exchange showed on the table: played, bid, set aside, taken from the supply."""
     cards = {e["card"] for e in events if e["type"] in SHOWN}
-    return cards | {b["card"] for e in events if e["type"] == "bids_revealed" for b in e["bids"].values()}
+    return cards | {b["card"] for e in events if e["type"] == "bids_revealed" for b in e["bids"].values() if b["card"]}
 
 
 def _doc(data: dict) -> object:

@@ -63,6 +63,8 @@ RULINGS = (
            "Exertion suppresses the unit, so a Machine Gunners' fire lane placed with it is lifted at once."),
     Option("fruitless_search", "no shuffle", ("no shuffle",),
            "A casualty search of the draw deck that finds nothing does not shuffle it and shows nothing."),
+    Option("empty_hand_bid", "loses", ("loses",),
+           "A side with no card in hand bids nothing and loses the bid to any card; two empty hands tie."),
     Option("german_table", "same as soviet", ("same as soviet",),
            "Scenario #011's supply and draw deck, printed for the Soviets, apply to the Germans alike."),
 )

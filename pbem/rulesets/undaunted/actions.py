@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.rulesets.undaunted.board import edge
+from pbem.rulesets.undaunted.campaign import remove_from_campaign
 from pbem.rulesets.undaunted.content import COMBAT, Action, action_name, other_side
 from pbem.rulesets.undaunted.play import MINES_PER_UNIT, SMOKE_PER_UNIT, ActionEnds, Turn
 
@@ -394,6 +395,7 @@ def anti_aircraft(turn: Turn, side: str, card_id: str, action: Action, params: d
         if bombers:
             chosen = turn.choose(enemy, bombers, "the Bomber it removes")
             turn.move_card(enemy, chosen, zone, "removed")
+            remove_from_campaign(turn.state["campaign"], enemy, chosen)
             turn.log.add("bomber_removed", side=enemy, zone=zone, card=chosen)
             if zone == "deck":
                 zones["deck"] = turn.hidden.shuffle(zones["deck"])

@@ -33,8 +33,6 @@ def after_scenario(turn: Turn, winner: str) -> None:
         campaign["areas"][scenario.area] = winner
     log.add("victory_phase", scenario=scenario.id, winner=winner, code=code, new_code=new_code,
             area=scenario.area)
-    for side in SIDES:
-        _gather(turn, side)
     if new_code is None or new_code.startswith(END):
         _campaign_over(turn, new_code)
         return
@@ -52,20 +50,11 @@ def after_scenario(turn: Turn, winner: str) -> None:
             log.add("card_unlocked", to=[side], side=side, card=card_id, name=turn.card(card_id).label)
         for new, old in story.replace.get(side, {}).items():
             _add(campaign, side, new)
-            _remove(campaign, side, old)
+            remove_from_campaign(campaign, side, old)
             log.add("card_replaced", to=[side], side=side, card=new, replaced=old, name=turn.card(new).label)
     log.add("story", code=new_code, scenario=story.scenario)
     from pbem.rulesets.undaunted.turn import set_up  # the round machinery imports this module
     set_up(turn.pack, state, story.scenario, turn.hidden, log, turn.standing)
-
-
-def _gather(turn: Turn, side: str) -> None:
-    """Bombers lost to Anti-Aircraft leave the campaign; the set-aside Fog of War come back (they
-    never left the side's available cards)."""
-    zones = turn.zones(side)
-    for card_id in zones["removed"]:
-        _remove(turn.state["campaign"], side, card_id)
-    zones["removed"] = []
 
 
 def _add(campaign: dict[str, Any], side: str, card_id: str) -> None:
@@ -73,7 +62,7 @@ def _add(campaign: dict[str, Any], side: str, card_id: str) -> None:
         campaign["available"][side] = sorted(campaign["available"][side] + [card_id])
 
 
-def _remove(campaign: dict[str, Any], side: str, card_id: str) -> None:
+def remove_from_campaign(campaign: dict[str, Any], side: str, card_id: str) -> None:
     if card_id in campaign["available"][side]:
         campaign["available"][side].remove(card_id)
         campaign["removed"][side] = sorted(campaign["removed"][side] + [card_id])
@@ -94,7 +83,7 @@ def _casualty_phase(turn: Turn, side: str) -> None:
             lost.append(card_id)
     replaced = {}
     for card_id in lost:
-        _remove(campaign, side, card_id)
+        remove_from_campaign(campaign, side, card_id)
         unit = turn.pack.unit_of(card_id)
         reservist = f"{card_id[0]}-R-{turn.card(card_id).number}"
         if unit and unit.type in REPLACED_TYPES:
@@ -125,7 +114,7 @@ def _upgrade_phase(turn: Turn, side: str, upgrades: int) -> None:
             turn.log.add("content_missing", to=[side], side=side, what=f"upgrade {better} for {card_id}")
             continue
         _add(campaign, side, better)
-        _remove(campaign, side, card_id)
+        remove_from_campaign(campaign, side, card_id)
         upgraded[card_id] = better
     turn.log.add("upgrade_phase", side=side, count=len(upgraded))
     turn.log.add("upgrades", to=[side], side=side, cards=upgraded)

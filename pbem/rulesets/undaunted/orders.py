@@ -91,6 +91,10 @@ def read_bid(pack: Pack, state: dict[str, Any], doc: Document, side: str) -> tup
     extra = [k for k in ("plays", "withdraw", "await_report") if k in data]
     for key in extra:
         reader.problem((key,), "the initiative exchange takes a bid only", "side, bid, note")
+    if not state["sides"][side]["hand"]:
+        if "bid" in data:
+            reader.problem(("bid",), f"the {side} hand is empty: there is no card to bid", "no bid")
+        return {"bid": None}, reader.problems
     if "bid" not in data:
         reader.problem(("bid",), "missing the bid: the card played for initiative",
                        ", ".join(pack.cards[c].label + " " + c for c in state["sides"][side]["hand"]))

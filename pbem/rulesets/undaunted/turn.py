@@ -86,6 +86,12 @@ def resolve_bids(pack: Pack, state: dict[str, Any], bids: dict[str, str], log: E
     after = copy.deepcopy(state)
     shown = {}
     for side in SIDES:
+        if bids[side] is None:
+            # an empty hand bids nothing, which any card beats (the seed assumes a card to bid)
+            log.add("ruling", name="empty_hand_bid", text="A side with no card in hand bids nothing and loses the "
+                    "bid to any card; two empty hands tie.")
+            shown[side] = {"card": None, "name": "nothing", "initiative": -1}
+            continue
         card = pack.cards[bids[side]]
         after["sides"][side]["hand"].remove(card.id)
         after["sides"][side]["discard"].append(card.id)
