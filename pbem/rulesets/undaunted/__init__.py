@@ -55,8 +55,6 @@ RULINGS = (
            "A routed tank is never pushed onto an impassable tile."),
     Option("simultaneous_victory", "acting side", ("acting side",),
            "When both sides meet a victory condition in one event, the side whose turn it is wins."),
-    Option("and_or_objectives", "one total", ("one total",),
-           "Amounts of an and/or objective count towards one total."),
     Option("mine_after_rout", "removed", ("removed",),
            "A mine that routs the unit it hits is removed as after any casualty; its owner pushes (seed l.1499)."),
     Option("exertion_machine_gunner", "fire lane lifted", ("fire lane lifted",),
