@@ -88,7 +88,8 @@ class Reader:
 def read_bid(pack: Pack, state: dict[str, Any], doc: Document, side: str) -> tuple[dict[str, Any], list[Problem]]:
     reader = Reader(pack, state, doc, side)
     data = doc.data
-    extra = [k for k in ("plays", "withdraw", "await_report") if k in data]
+    extra = [k for k in ("plays", "withdraw", "await_report", "casualty_preference", "draw_deck_preference")
+             if k in data]
     for key in extra:
         reader.problem((key,), "the initiative exchange takes a bid only", "side, bid, note")
     if not state["sides"][side]["hand"]:
@@ -129,8 +130,9 @@ def read_turn(pack: Pack, state: dict[str, Any], doc: Document, side: str) -> tu
             labels.add(play["label"])
         drawing = drawing or play.get("action") in DRAWING or play.get("use", "action") == "action" and \
             _card_draws(pack, play.get("card"), side)
-    return {"withdraw": bool(data.get("withdraw")), "plays": plays,
-            "await_report": bool(data.get("await_report"))}, reader.problems
+    preferences = {key: list(data[key]) for key in ("casualty_preference", "draw_deck_preference") if data.get(key)}
+    return {"withdraw": bool(data.get("withdraw")), "plays": plays, "await_report": bool(data.get("await_report")),
+            "preferences": preferences}, reader.problems
 
 
 def _card_draws(pack: Pack, ref: str | None, side: str) -> bool:

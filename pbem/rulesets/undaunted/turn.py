@@ -112,7 +112,7 @@ def resolve_turn(pack: Pack, state: dict[str, Any], orders: dict[str, Any], stan
     ends unless the orders await the report (seed l.600-720)."""
     after = copy.deepcopy(state)
     side = after["next_power"]
-    turn = Turn(pack, after, log, dice, hidden, standing)
+    turn = Turn(pack, after, log, dice, hidden, standing | {side: orders["preferences"]})
     info = after["turn"]
     try:
         if orders["withdraw"]:
