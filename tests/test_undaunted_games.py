@@ -102,3 +102,18 @@ def test_random_games_keep_the_books_and_the_secrets(seed: int) -> None:
 def test_steady_players_finish_a_scenario(seed: int) -> None:
     steps = play(seed, 200, steady=True)
     assert any(e["type"] == "scenario_won" for step in steps for e in step["events"])
+
+
+def test_a_state_naming_what_the_pack_lacks_is_refused() -> None:
+    state = RULESET.opening_state("broken", {}, DiceStream("00" * 32, "opening"))
+    state["dice"] = {"commitment": "0" * 64, "turn": 1}
+    state["units"]["german"]["XYZ"] = {"tile": "999", "suppressed": False, "routed": False}
+    state["sides"]["soviet"]["hand"].append(state["sides"]["soviet"]["deck"][0])
+    state["fire_lanes"]["soviet"]["RIF-A"] = "504"
+    text = "\n".join(str(p) for p in RULESET.check_state(parse_document(dump_yaml(state), "state.yaml")))
+    assert "'XYZ' is not a german unit" in text
+    assert "tile 999 is not on the map" in text
+    assert "is in 2 zones" in text
+    assert "'RIF-A' is not a Machine Gunners unit of soviet" in text
+    fine = RULESET.opening_state("fine", {}, DiceStream("00" * 32, "opening"))
+    assert not RULESET.check_state(parse_document(dump_yaml(fine), "state.yaml"))

@@ -11,6 +11,7 @@ from pbem.core.errors import Problem
 from pbem.core.events import EventLog
 from pbem.core.ruleset import Dice, Option, Ruleset
 from pbem.core.yamlio import Document
+from pbem.rulesets.undaunted.checkstate import check_state
 from pbem.rulesets.undaunted.content import SIDES, check_pack, demo_pack, load_pack
 from pbem.rulesets.undaunted.orders import read_bid, read_standing, read_turn
 from pbem.rulesets.undaunted.turn import awaiting, opening, resolve_bids, resolve_turn
@@ -113,7 +114,7 @@ class Undaunted(Ruleset):
         return seen
 
     def check_state(self, state: Document) -> list[Problem]:
-        return []
+        return check_state(self.pack, state)
 
     def _read(self, state: dict[str, Any], submissions: dict[str, Document], standing: dict[str, Document]
               ) -> tuple[dict[str, Any], list[Problem]]:
