@@ -117,3 +117,33 @@ def test_a_state_naming_what_the_pack_lacks_is_refused() -> None:
     assert "'RIF-A' is not a Machine Gunners unit of soviet" in text
     fine = RULESET.opening_state("fine", {}, DiceStream("00" * 32, "opening"))
     assert not RULESET.check_state(parse_document(dump_yaml(fine), "state.yaml"))
+
+
+def test_a_story_merges_two_squads_into_one_token() -> None:
+    """A story's merge lasts for the campaign: the next scenario has one token per unit type for the
+    two squads, bearing both letters, and the merged-in squad's cards belong to it."""
+    from dataclasses import replace
+
+    from pbem.rulesets.undaunted.content import Story
+    ruleset = Undaunted()
+    story = ruleset.pack.stories["2a"]
+    ruleset.pack = replace(ruleset.pack, stories=ruleset.pack.stories | {"2a": Story(
+        story.scenario, story.unlock, story.replace, {"soviet": ["A", "B"]})})
+    state = ruleset.opening_state("merge", {}, DiceStream("00" * 32, "opening"))
+    state["dice"] = {"commitment": "0" * 64, "turn": 1}
+    bids = {side: _doc({"side": side, "bid": state["sides"][side]["hand"][0]}) for side in SIDES}
+    state = ruleset.resolve(state, bids, {}, DiceStream("00" * 32, "d"), EventLog(), DiceStream("00" * 32, "h"))
+    loser = other_side("soviet")
+    if state["next_power"] != loser:  # let the Soviets end their turn so that the Germans may withdraw
+        state = ruleset.resolve(state, {"soviet": _doc({"side": "soviet"})}, {}, DiceStream("00" * 32, "d2"),
+                                EventLog(), DiceStream("00" * 32, "h2"))
+    log = EventLog()
+    state = ruleset.resolve(state, {loser: _doc({"side": loser, "withdraw": True})}, {}, DiceStream("00" * 32, "d3"),
+                            log, DiceStream("00" * 32, "h3"))
+    assert state["campaign"]["merged"]["soviet"] == [["A", "B"]]
+    assert "RIF-B" not in state["units"]["soviet"] and "RIF-A" in state["units"]["soviet"]
+    pack = ruleset.pack_for(state)
+    assert pack.units["soviet"]["RIF-A"].label == "Riflemen (A+B)"
+    assert pack.cards["S-P-009"].unit == "RIF-A" and pack.cards["S-P-009"].squad == "A"
+    assert any(e["type"] == "squads_merged" for e in log.events)
+    assert not ruleset.check_state(parse_document(dump_yaml(state), "state.yaml"))

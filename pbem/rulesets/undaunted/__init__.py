@@ -12,7 +12,7 @@ from pbem.core.events import EventLog
 from pbem.core.ruleset import Dice, Option, Ruleset
 from pbem.core.yamlio import Document
 from pbem.rulesets.undaunted.checkstate import check_state
-from pbem.rulesets.undaunted.content import SIDES, check_pack, demo_pack, load_pack
+from pbem.rulesets.undaunted.content import SIDES, Pack, check_pack, demo_pack, load_pack, merged_pack
 from pbem.rulesets.undaunted.orders import read_bid, read_standing, read_turn
 from pbem.rulesets.undaunted.turn import awaiting, opening, resolve_bids, resolve_turn
 
@@ -80,6 +80,10 @@ class Undaunted(Ruleset):
     def __init__(self) -> None:
         self.pack = demo_pack()
 
+    def pack_for(self, state: dict[str, Any]) -> Pack:
+        """The pack as this campaign sees it: with its merged squads."""
+        return merged_pack(self.pack, state["campaign"].get("merged") or {})
+
     def options(self) -> tuple[Option, ...]:
         return OPTIONS
 
@@ -114,7 +118,7 @@ class Undaunted(Ruleset):
         return seen
 
     def check_state(self, state: Document) -> list[Problem]:
-        return check_state(self.pack, state)
+        return check_state(self.pack_for(state.data), state)
 
     def _read(self, state: dict[str, Any], submissions: dict[str, Document], standing: dict[str, Document]
               ) -> tuple[dict[str, Any], list[Problem]]:
@@ -122,12 +126,12 @@ class Undaunted(Ruleset):
         decided: dict[str, Any] = {"orders": {}, "standing": {}}
         reader = read_bid if state["phase"] == "bid" else read_turn
         for side, doc in sorted(submissions.items()):
-            decided["orders"][side], found = reader(self.pack, state, doc, side)
+            decided["orders"][side], found = reader(self.pack_for(state), state, doc, side)
             problems += found
         for side, doc in sorted(standing.items()):
             if side in submissions:
                 continue
-            decided["standing"][side], found = read_standing(self.pack, state, doc, side)
+            decided["standing"][side], found = read_standing(self.pack_for(state), state, doc, side)
             problems += found
         return decided, problems
 
@@ -146,9 +150,9 @@ class Undaunted(Ruleset):
                 dice: Dice, log: EventLog, hidden: Dice | None = None) -> dict[str, Any]:
         decided = self.decisions(state, submissions, standing)
         if state["phase"] == "bid":
-            return resolve_bids(self.pack, state, {s: o["bid"] for s, o in decided["orders"].items()}, log)
+            return resolve_bids(self.pack_for(state), state, {s: o["bid"] for s, o in decided["orders"].items()}, log)
         (orders,) = decided["orders"].values()
-        return resolve_turn(self.pack, state, orders, decided["standing"], dice, hidden, log)
+        return resolve_turn(self.pack_for(state), state, orders, decided["standing"], dice, hidden, log)
 
     def check_content(self, folder: Path | None) -> tuple[list[str], list[str]]:
         pack = load_pack(folder) if folder else self.pack

@@ -52,6 +52,9 @@ def after_scenario(turn: Turn, winner: str) -> None:
             _add(campaign, side, new)
             remove_from_campaign(campaign, side, old)
             log.add("card_replaced", to=[side], side=side, card=new, replaced=old, name=turn.card(new).label)
+        if side in story.merge:
+            campaign["merged"][side].append(list(story.merge[side]))
+            log.add("squads_merged", side=side, squads=list(story.merge[side]))
     log.add("story", code=new_code, scenario=story.scenario)
     from pbem.rulesets.undaunted.turn import set_up  # the round machinery imports this module
     set_up(turn.pack, state, story.scenario, turn.hidden, log, turn.standing)
@@ -85,7 +88,7 @@ def _casualty_phase(turn: Turn, side: str) -> None:
     for card_id in lost:
         remove_from_campaign(campaign, side, card_id)
         unit = turn.pack.unit_of(card_id)
-        reservist = f"{card_id[0]}-R-{turn.card(card_id).number}"
+        reservist = _reservist_for(turn, side, card_id)
         if unit and unit.type in REPLACED_TYPES:
             if reservist in turn.pack.cards:
                 _add(campaign, side, reservist)
@@ -94,6 +97,20 @@ def _casualty_phase(turn: Turn, side: str) -> None:
                 turn.log.add("content_missing", to=[side], side=side, what=f"reservist {reservist} for {card_id}")
     turn.log.add("casualty_phase", side=side, pile=len(pile), permanent=len(lost))
     turn.log.add("permanent_casualties", to=[side], side=side, cards=lost, reservists=replaced)
+
+
+def _reservist_for(turn: Turn, side: str, card_id: str) -> str:
+    """The reservist of the lost card's number; for a merged squad whose own squad has none (squad
+    C), any reservist of the same unit type of the other squad of the merge (seed l.1640)."""
+    campaign = turn.state["campaign"]
+    own = f"{card_id[0]}-R-{turn.card(card_id).number}"
+    if own in turn.pack.cards or not any(turn.card(card_id).squad in pair for pair in campaign["merged"][side]):
+        return own
+    kind = turn.pack.unit_of(card_id).type
+    spare = [c for c, card in turn.pack.cards.items() if card.side == side and card.tier == "reservist"
+             and card.squad == turn.card(card_id).squad and turn.pack.unit_of(c).type == kind
+             and c not in campaign["available"][side] and c not in campaign["removed"][side]]
+    return min(spare) if spare else own
 
 
 def _upgrade_phase(turn: Turn, side: str, upgrades: int) -> None:

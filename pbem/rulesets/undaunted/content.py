@@ -8,6 +8,7 @@ pack for the box.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass, field
 from functools import cache
@@ -108,6 +109,8 @@ class Unit:
     squad: str | None
     defence: int
     locked: bool
+    also: str | None = None
+    """The squad merged into this unit's, whose letter its merged token bears too."""
 
     @property
     def tank(self) -> bool:
@@ -115,7 +118,8 @@ class Unit:
 
     @property
     def label(self) -> str:
-        return f"{self.name} ({self.squad})" if self.squad else self.name
+        squads = f"{self.squad}+{self.also}" if self.also else self.squad
+        return f"{self.name} ({squads})" if self.squad else self.name
 
 
 @dataclass(frozen=True)
@@ -163,6 +167,8 @@ class Story:
     scenario: str
     unlock: dict[str, list[str]]
     replace: dict[str, dict[str, str]]
+    merge: dict[str, list[str]] = field(default_factory=dict)
+    """side -> the two squads merged from this story on: [kept letter, merged-in letter]."""
 
 
 @dataclass
@@ -244,7 +250,11 @@ CONTENT_SCHEMA = {
                                       "additionalProperties": {"type": "array", "items": {"type": "string"}}},
                            "replace": {"type": "object", "propertyNames": {"enum": list(SIDES)},
                                        "additionalProperties": {"type": "object",
-                                                                "additionalProperties": {"type": "string"}}}}}},
+                                                                "additionalProperties": {"type": "string"}}},
+                           "merge": {"type": "object", "propertyNames": {"enum": list(SIDES)},
+                                     "additionalProperties": {"type": "array", "minItems": 2, "maxItems": 2,
+                                                              "uniqueItems": True,
+                                                              "items": {"enum": ["A", "B", "C"]}}}}}},
         "areas": {"type": "array", "items": {"type": "string"}},
         "demo": {"type": "array", "items": {"type": "string"}}}},
     "layout": {"type": "object", "required": ["rows", "objectives", "units", "markers"], "additionalProperties": False,
@@ -371,7 +381,7 @@ def _pack(data: dict[str, Any]) -> Pack:
                                        tuple(sc.get("fortify") or ()), sc.get("upgrades", 2))
         notes += [f"scenario {sc['id']}: {what}: demo" for what in sc.get("demo") or []]
     campaign = data["campaign"]
-    stories = {code: Story(st["scenario"], st.get("unlock") or {}, st.get("replace") or {})
+    stories = {code: Story(st["scenario"], st.get("unlock") or {}, st.get("replace") or {}, st.get("merge") or {})
                for code, st in campaign["stories"].items()}
     notes += [f"campaign: {what}: demo" for what in campaign.get("demo") or []]
     return Pack(cards, units, tiles, layouts, scenarios, stories, list(campaign["areas"]), notes)
@@ -381,6 +391,36 @@ def _pack(data: dict[str, Any]) -> Pack:
 def demo_pack() -> Pack:
     """The pack pbem ships: the seed's facts, everything else marked demo."""
     return load_pack(Path(str(files("pbem.rulesets.undaunted") / "content")))
+
+
+_MERGED: dict[tuple[int, str], Pack] = {}
+
+
+def merged_pack(pack: Pack, merges: dict[str, list[list[str]]]) -> Pack:
+    """The pack as a campaign with merged squads sees it (seed p. 31, l.1635-1643): the merged-in
+    squad's cards belong to the kept squad and its units' tokens are the kept squad's, so that
+    set-up listings, squad-limited actions and deployment treat the two as one squad."""
+    if not any(merges.values()):
+        return pack
+    key = (id(pack), repr(sorted((side, sorted(map(tuple, groups))) for side, groups in merges.items())))
+    if key in _MERGED:
+        return _MERGED[key]
+    cards, units = dict(pack.cards), {side: dict(found) for side, found in pack.units.items()}
+    for side, groups in merges.items():
+        for kept, merged_in in groups:
+            renamed = {}
+            for unit_id, unit in pack.units[side].items():
+                if unit.squad == merged_in:
+                    twin = next((u for u in pack.units[side].values() if u.type == unit.type and u.squad == kept), None)
+                    if twin is not None:
+                        renamed[unit_id] = twin.id
+                        del units[side][unit_id]
+                        units[side][twin.id] = dataclasses.replace(twin, also=merged_in)
+            for card_id, card in pack.cards.items():
+                if card.side == side and card.squad == merged_in:
+                    cards[card_id] = dataclasses.replace(card, squad=kept, unit=renamed.get(card.unit, card.unit))
+    _MERGED[key] = dataclasses.replace(pack, cards=cards, units=units)
+    return _MERGED[key]
 
 
 _LISTING = re.compile(r"^\s*(?:(\d+)\s*[x×]?\s+)?(.+?)(?:\s*\(([ABC])\))?\s*$")

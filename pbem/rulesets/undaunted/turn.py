@@ -11,7 +11,7 @@ from pbem.core.events import EventLog
 from pbem.rulesets.undaunted.actions import play_card
 from pbem.rulesets.undaunted.campaign import DEFAULT_DECK_PREFERENCE, after_scenario
 from pbem.rulesets.undaunted.board import Board, edge
-from pbem.rulesets.undaunted.content import SIDES, Pack, other_side, read_listing
+from pbem.rulesets.undaunted.content import SIDES, Pack, merged_pack, other_side, read_listing
 from pbem.rulesets.undaunted.play import ScenarioOver, Turn
 
 ROUND_DRAW = 4
@@ -21,7 +21,8 @@ FIRST_SCENARIO, FIRST_CODE = "011", "1a"
 def opening(pack: Pack, game: str, options: dict[str, Any], hidden) -> dict[str, Any]:
     """A new campaign at its first scenario, #011, with game-state code 1a (seed l.520-560)."""
     available = {side: pack.side_cards(side, "starting") for side in SIDES}
-    campaign = {"code": FIRST_CODE, "scenarios": [], "areas": {}, "available": available,
+    campaign = {"code": FIRST_CODE, "scenarios": [], "areas": {}, "merged": {side: [] for side in SIDES},
+                "available": available,
                 "removed": {side: [] for side in SIDES}, "city": {}, "tunnels_destroyed": []}
     state = {"format": "undaunted/1", "ruleset": "undaunted-stalingrad", "game": game, "options": options,
              "round": 1, "phase": "bid", "next_power": None, "dice": None, "winner": None, "campaign": campaign}
@@ -34,6 +35,7 @@ def set_up(pack: Pack, state: dict[str, Any], scenario_id: str, hidden, log: Eve
     shuffle its draw deck, then deal the first round's hands (seed l.530-560, l.1120-1140). Which
     of several versions of a card go into the deck is the owner's choice: its standing orders'
     `draw_deck_preference` (default: upgraded, regular, reservist)."""
+    pack = merged_pack(pack, state["campaign"]["merged"])
     scenario = pack.scenarios[scenario_id]
     layout = pack.layouts[scenario.layout]
     board = Board(layout)
@@ -58,7 +60,7 @@ def set_up(pack: Pack, state: dict[str, Any], scenario_id: str, hidden, log: Eve
         "tiles": {t: city.get(t, "A") for t in board.tiles},
         "objectives": dict(layout.objectives),
         "units": {side: {u: {"tile": t, "suppressed": False, "routed": False}
-                         for u, t in layout.units[side].items()} for side in SIDES},
+                         for u, t in layout.units[side].items() if u in pack.units[side]} for side in SIDES},
         "markers": {side: dict(layout.markers[side]) for side in SIDES},
         "mines": [{"side": m["side"], "unit": None, "edge": edge(*m["edge"]), "face": m["face"]} for m in layout.mines],
         "smoke": {}, "fire_lanes": {side: {} for side in SIDES}, "laid": {side: {} for side in SIDES},
