@@ -9,6 +9,8 @@ def render_turn(before: dict[str, Any], after: dict[str, Any], log, inputs) -> d
     """Every report file of a turn, in the report family of its game."""
     if before["ruleset"] == "qmg":
         from pbem.render.qmg_report import render_reports
+    elif before["ruleset"] == "undaunted-stalingrad":
+        from pbem.render.undaunted_report import render_reports
     else:
         from pbem.render.report import render_reports
     return render_reports(before, after, log, inputs)

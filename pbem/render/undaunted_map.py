@@ -1,0 +1,234 @@
+"""The Undaunted: Stalingrad tile map as a picture: pointy-top hexagons where `Board.at` puts them
+(odd rows half a tile to the right, the German edge at the top), each with its id, name and cover;
+objectives, control markers, unit tokens, mines, smoke, fire lanes and tunnels; and this exchange's
+moves, pushes and attacks. Drawn from the public view only, with matplotlib's Agg backend."""
+
+from __future__ import annotations
+
+import io
+import math
+from typing import Any
+
+import numpy as np
+from PIL import Image
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.patches import Circle, FancyArrowPatch, Patch, Polygon, Rectangle
+from matplotlib.patheffects import withStroke
+
+from pbem.rulesets.undaunted.board import Board
+from pbem.rulesets.undaunted.content import SIDES, Pack, TileVersion, action_name
+
+COLOURS = {"soviet": "#b22222", "german": "#5b5b5b"}
+SUPPRESSED = {"soviet": "#4a0c0c", "german": "#1e1e1e"}
+HIT, MISS = "#e07b00", "#1f5fa8"
+GROUND, BUILDING, OBJECTIVE, IMPASSABLE = "#efe6cf", "#cdb98f", "#d4a017", "#a3916b"
+ROOT3 = math.sqrt(3)
+WIDTH_INCHES, DPI = 16, 100
+UNIT_W, UNIT_H = 0.56, 0.21
+NAME, MARKS, UNITS, COVER = 0.49, 0.27, 0.0, -0.68  # heights of a tile's bands above its centre
+OUTLINE = [withStroke(linewidth=5.5, foreground="white")]  # lines and arrows stay visible on any colour
+
+
+def _centre(row: int, col: int) -> tuple[float, float]:
+    return ROOT3 * (col + 0.5 * (row & 1)), -1.5 * row
+
+
+def _hexagon(x: float, y: float, radius: float = 0.98) -> list[tuple[float, float]]:
+    return [(x + radius * math.cos(math.radians(30 + 60 * k)), y + radius * math.sin(math.radians(30 + 60 * k)))
+            for k in range(6)]
+
+
+def _cover(version: TileVersion) -> str:
+    parts = [f"cover {version.cover}"]
+    if version.building_cover is not None:
+        parts.append(f"bldg {version.building_cover}")
+    if version.fortification_cover is not None:
+        parts.append(f"fort {version.fortification_cover}")
+    if version.durability is not None:
+        parts.append(f"dur {version.durability}")
+    return " / ".join(parts)
+
+
+def render_map(pack: Pack, state: dict[str, Any], events: list[dict[str, Any]], title: str) -> bytes:
+    """The map of a public view after an exchange, with that exchange's public events, as PNG."""
+    board = Board(pack.layouts[pack.scenarios[state["scenario"]].layout])
+    at = {t: _centre(*rc) for t, rc in board.at.items()}
+    xs, ys = [x for x, _ in at.values()], [y for _, y in at.values()]
+    left, right, bottom, top = min(xs) - 1.1, max(xs) + 1.1, min(ys) - 1.15, max(ys) + 1.15
+    # the map keeps its proportions: the figure is as tall as the map needs, plus title and legend
+    map_height = WIDTH_INCHES * 0.98 * (top - bottom) / (right - left)
+    height = map_height + 2.1
+    figure = Figure(figsize=(WIDTH_INCHES, height), dpi=DPI)
+    FigureCanvasAgg(figure)
+    axes = figure.add_axes((0.01, 1.6 / height, 0.98, map_height / height))
+    axes.set_xlim(left, right)
+    axes.set_ylim(bottom, top)
+    axes.set_aspect("equal")
+    axes.axis("off")
+    figure.text(0.5, 1 - 0.28 / height, title, ha="center", va="center", fontsize=15)
+    axes.text((left + right) / 2, top - 0.08, "German edge", ha="center", va="top", fontsize=9, color="#555555")
+    axes.text((left + right) / 2, bottom + 0.08, "Soviet edge", ha="center", va="bottom", fontsize=9,
+              color="#555555")
+    for tile, (x, y) in at.items():
+        _tile(axes, pack.tile(tile, state["tiles"][tile]), f"{tile}-{state['tiles'][tile]}", x, y)
+    # a tile in bands: id and name, then markers, tunnel and objective, then the units, then the cover
+    for tile, value in state["objectives"].items():
+        x, y = at[tile]
+        axes.add_patch(Circle((x + 0.5, y + MARKS), 0.14, facecolor=OBJECTIVE, edgecolor="#6b5200", lw=1.2, zorder=4))
+        axes.text(x + 0.5, y + MARKS, str(value), ha="center", va="center", fontsize=11, fontweight="bold", zorder=5)
+    for i, side in enumerate(SIDES):
+        for tile, face in state["markers"][side].items():
+            x, y = at[tile]
+            axes.add_patch(Rectangle((x - 0.62 + 0.22 * i, y + MARKS - 0.075), 0.15, 0.15, lw=1.6, zorder=4,
+                                     facecolor=COLOURS[side] if face == "controlled" else "white",
+                                     edgecolor=COLOURS[side]))
+    for tile in state["smoke"]:
+        x, y = at[tile]
+        axes.add_patch(Circle((x, y - 0.1), 0.5, facecolor="#9a9a9a", alpha=0.45, edgecolor="#6a6a6a", lw=1,
+                              ls="--", zorder=3))
+    for tile in state["tunnels"]:
+        x, y = at[tile]
+        axes.add_patch(Circle((x + 0.15, y + MARKS), 0.12, facecolor="#6d4c2f", edgecolor="black", zorder=4))
+        axes.text(x + 0.15, y + MARKS, "T", ha="center", va="center", fontsize=9, color="white", zorder=5)
+    for mine in state["mines"]:
+        _mine(axes, at, mine)
+    for side in SIDES:
+        for unit, lane in state["fire_lanes"][side].items():
+            _fire_lane(axes, at[state["units"][side][unit]["tile"]], at[lane], side)
+    rows = _units(axes, state, at)
+    _events(axes, at, events, rows)
+    _legend(figure, height)
+    canvas = figure.canvas
+    canvas.draw()
+    # a few dozen flat colours: as a 64-colour palette PNG it is far smaller and looks the same
+    image = Image.fromarray(np.asarray(canvas.buffer_rgba())).convert("RGB").quantize(
+        colors=64, method=Image.Quantize.FASTOCTREE)
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", compress_level=6)
+    return buffer.getvalue()
+
+
+def _tile(axes, version: TileVersion, tile_id: str, x: float, y: float) -> None:
+    axes.add_patch(Polygon(_hexagon(x, y), closed=True, facecolor=BUILDING if version.building else GROUND,
+                           edgecolor="#6f6650", lw=1.5, zorder=1))
+    if version.impassable:  # a hatch takes its colour from the edge: a pale one, under the text
+        axes.add_patch(Polygon(_hexagon(x, y, 0.9), closed=True, facecolor="none", edgecolor=IMPASSABLE, lw=0,
+                               hatch="//", zorder=1))
+    label = {"boxstyle": "round,pad=0.12", "facecolor": "white", "edgecolor": "none", "alpha": 0.75}
+    axes.text(x, y + 0.68, tile_id, ha="center", va="center", fontsize=12, fontweight="bold", zorder=2, bbox=label)
+    axes.text(x, y + NAME, version.name, ha="center", va="center", fontsize=8, color="#333333", zorder=2,
+              bbox=label)
+    axes.text(x, y + COVER, _cover(version), ha="center", va="center", fontsize=8.5, zorder=2, bbox=label)
+
+
+def _units(axes, state: dict[str, Any], at: dict[str, tuple[float, float]]) -> dict[str, int]:
+    """Each tile's tokens in rows of two, Soviet first: side colour, darker when suppressed,
+    a white flag when routed. Returns the rows of tokens on each tile."""
+    here: dict[str, list[tuple[str, str, dict[str, Any]]]] = {}
+    for side in SIDES:
+        for unit, token in state["units"][side].items():
+            here.setdefault(token["tile"], []).append((side, unit, token))
+    for tile, tokens in here.items():
+        x, y = at[tile]
+        for i, (side, unit, token) in enumerate(tokens):
+            in_row = min(2, len(tokens) - 2 * (i // 2))
+            ux = x + (i % 2 - (in_row - 1) / 2) * (UNIT_W + 0.06)
+            uy = y + UNITS - (i // 2) * (UNIT_H + 0.05)
+            face = SUPPRESSED[side] if token["suppressed"] else COLOURS[side]
+            axes.add_patch(Rectangle((ux - UNIT_W / 2, uy - UNIT_H / 2), UNIT_W, UNIT_H, facecolor=face,
+                                     edgecolor="black", lw=1, zorder=6,
+                                     hatch="xx" if token["suppressed"] else None))
+            marks = ("S" if token["suppressed"] else "") + ("R" if token["routed"] else "")
+            axes.text(ux - (0.05 if marks else 0), uy, unit + (f" {marks}" if marks else ""), ha="center",
+                      va="center", fontsize=8.5, fontweight="bold", color="white", zorder=7,
+                      bbox={"boxstyle": "square,pad=0.05", "facecolor": face, "edgecolor": "none"})
+            if token["routed"]:
+                fx, fy = ux + UNIT_W / 2 - 0.06, uy - UNIT_H / 2 + 0.02
+                axes.plot([fx, fx], [fy, fy + 0.24], color="black", lw=1.2, zorder=8)
+                axes.add_patch(Rectangle((fx, fy + 0.13), 0.11, 0.11, facecolor="white", edgecolor="black", lw=0.8,
+                                         zorder=8))
+    return {tile: (len(tokens) + 1) // 2 for tile, tokens in here.items()}
+
+
+def _mine(axes, at: dict[str, tuple[float, float]], mine: dict[str, Any]) -> None:
+    (x1, y1), (x2, y2) = (at[t] for t in mine["edge"])
+    # along the shared edge, the sides' mines sit apart so both show on one edge
+    length = math.hypot(x2 - x1, y2 - y1)
+    shift = 0.16 if mine["side"] == "soviet" else -0.16
+    mx, my = (x1 + x2) / 2 - shift * (y2 - y1) / length, (y1 + y2) / 2 + shift * (x2 - x1) / length
+    axes.scatter([mx], [my], s=260, marker="^", c=COLOURS[mine["side"]], edgecolors="black", linewidths=1, zorder=12)
+    axes.text(mx, my - 0.13, mine["face"], ha="center", va="top", fontsize=7, fontweight="bold", zorder=12,
+              bbox={"boxstyle": "round,pad=0.1", "facecolor": "white", "edgecolor": "none"})
+
+
+def _fire_lane(axes, start: tuple[float, float], end: tuple[float, float], side: str) -> None:
+    axes.plot([start[0], end[0]], [start[1], end[1]], color=COLOURS[side], lw=2.2, ls=(0, (5, 3)), zorder=1.5)
+    axes.scatter([end[0]], [end[1]], s=220, marker="X", c=COLOURS[side], edgecolors="white", linewidths=0.8,
+                 zorder=5)
+
+
+def _arrow(axes, start: tuple[float, float], end: tuple[float, float], colour: str, dashed: bool) -> None:
+    # the head stops short of the tile's centre, where its unit tokens are
+    axes.add_patch(FancyArrowPatch(start, end, arrowstyle="-|>", mutation_scale=24, color=colour, lw=3,
+                                   ls="--" if dashed else "-", shrinkA=30, shrinkB=42, zorder=10,
+                                   connectionstyle="arc3,rad=0.12", path_effects=OUTLINE))
+
+
+def _events(axes, at: dict[str, tuple[float, float]], events: list[dict[str, Any]], rows: dict[str, int]) -> None:
+    """Moves and pushes as arrows; attacks as lines coloured by success, their dice on the target's
+    tile below its tokens."""
+    labels: dict[str, int] = {}
+    for e in events:
+        if e["type"] == "moved":
+            _arrow(axes, at[e["from_tile"]], at[e["to"]], COLOURS[e["side"]], dashed=False)
+        elif e["type"] == "pushed":
+            _arrow(axes, at[e["from_tile"]], at[e["to"]], COLOURS[e["side"]], dashed=True)
+        elif e["type"] == "attack":
+            colour = HIT if e["success"] else MISS
+            tx, ty = at[e["target_tile"]]
+            if e["from_tile"] and e["from_tile"] != e["target_tile"]:
+                fx, fy = at[e["from_tile"]]
+                # under the tiles' texts and the tokens, which stay readable on their pale boxes
+                axes.plot([fx, tx], [fy, ty], color=colour, lw=2.5, zorder=1.5, solid_capstyle="round",
+                          path_effects=OUTLINE)
+            n = labels[e["target_tile"]] = labels.get(e["target_tile"], -1) + 1
+            what = "mine" if e["action"] == "mine" else action_name(e["action"])
+            text = f"{what}: {' '.join(str(d) for d in e['dice'])} vs {e['total']} " \
+                   f"{'hit' if e['success'] else 'miss'}"
+            below = UNITS - 0.3 - 0.26 * max(rows.get(e["target_tile"], 1) - 1, 0) - 0.2 * n
+            axes.text(tx, ty + below, text, ha="center", va="center", fontsize=8.5, fontweight="bold",
+                      color=colour, zorder=11,
+                      bbox={"boxstyle": "round,pad=0.2", "facecolor": "white", "edgecolor": colour, "lw": 1.5})
+
+
+def _legend(figure: Figure, height: float) -> None:
+    handles = [
+        Patch(facecolor=COLOURS["soviet"], edgecolor="black", label="Soviet unit"),
+        Patch(facecolor=COLOURS["german"], edgecolor="black", label="German unit"),
+        Patch(facecolor=SUPPRESSED["german"], edgecolor="black", hatch="xx", label="suppressed (S)"),
+        Line2D([], [], marker="$⚐$", color="black", ls="none", markersize=12, label="routed (R), white flag"),
+        Line2D([], [], marker="s", ls="none", markersize=10, markerfacecolor=COLOURS["soviet"],
+               markeredgecolor=COLOURS["soviet"], label="Soviet marker: filled controlled"),
+        Line2D([], [], marker="s", ls="none", markersize=10, markerfacecolor="white", markeredgewidth=1.6,
+               markeredgecolor=COLOURS["german"], label="German marker: outline scouted"),
+        Line2D([], [], marker="o", ls="none", markersize=13, markerfacecolor=OBJECTIVE, markeredgecolor="#6b5200",
+               label="objective and its value"),
+        Patch(facecolor=BUILDING, edgecolor="#6f6650", label="building"),
+        Patch(facecolor=GROUND, edgecolor=IMPASSABLE, hatch="//", label="impassable"),
+        Line2D([], [], marker="^", ls="none", markersize=11, markerfacecolor=COLOURS["german"],
+               markeredgecolor="black", label="mine on an edge (AP/AT)"),
+        Line2D([], [], marker="o", ls="none", markersize=14, markerfacecolor="#9a9a9a", alpha=0.6,
+               markeredgecolor="#6a6a6a", label="smoke"),
+        Line2D([], [], marker="o", ls="none", markersize=11, markerfacecolor="#6d4c2f", markeredgecolor="black",
+               label="tunnel (T)"),
+        Line2D([], [], color=COLOURS["soviet"], lw=2.2, ls=(0, (5, 3)), marker="X", markersize=9,
+               label="fire lane: MG to its tile"),
+        Line2D([], [], color=COLOURS["soviet"], lw=3, marker=">", markersize=8, label="move this exchange"),
+        Line2D([], [], color=COLOURS["german"], lw=3, ls="--", marker=">", markersize=8, label="push this exchange"),
+        Line2D([], [], color=HIT, lw=2.5, label="attack: success (dice vs defence)"),
+        Line2D([], [], color=MISS, lw=2.5, label="attack: failure"),
+    ]
+    figure.legend(handles=handles, loc="lower center", bbox_to_anchor=(0.5, 0.1 / height), ncol=6, fontsize=9,
+                  frameon=False, handlelength=2.6, columnspacing=1.6)
