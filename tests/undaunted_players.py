@@ -48,7 +48,8 @@ def _params(pack: Pack, board: Board, view: dict[str, Any], side: str, card_id: 
         own = sorted(view["units"][side])
         return {"unit": rng.choice(own)} if own else None
     if action == "bolster":
-        return {"cards": rng.sample(sorted(view["sides"][side]["supply"]), k=min(2, len(view["sides"][side]["supply"])))}
+        supply = sorted(view["sides"][side]["supply"])
+        return {"cards": rng.sample(supply, k=min(2, len(supply)))}
     if action == "immediate_bolster":
         supply = sorted(view["sides"][side]["supply"])
         return {"take": rng.choice(supply)} if supply else None
@@ -56,7 +57,8 @@ def _params(pack: Pack, board: Board, view: dict[str, Any], side: str, card_id: 
         return {"draw": rng.randint(0, 2)}
     if action in ("inspire", "exertion"):
         played = sorted(view["sides"][side]["play_area"])
-        usable = [(c, a.action) for c in played for a in pack.cards[c].actions if a.action in ("move", "control", "recon")]
+        usable = [(c, a.action) for c in played for a in pack.cards[c].actions
+                  if a.action in ("move", "control", "recon")]
         if not usable:
             return None
         chosen, act = rng.choice(usable)

@@ -182,9 +182,9 @@ def _events(axes, at: dict[str, tuple[float, float]], events: list[dict[str, Any
     labels: dict[str, int] = {}
     for e in events:
         if e["type"] == "moved":
-            _arrow(axes, at[e["from_tile"]], at[e["to"]], COLOURS[e["side"]], dashed=False)
+            _arrow(axes, at[e["from_tile"]], at[e["to_tile"]], COLOURS[e["side"]], dashed=False)
         elif e["type"] == "pushed":
-            _arrow(axes, at[e["from_tile"]], at[e["to"]], COLOURS[e["side"]], dashed=True)
+            _arrow(axes, at[e["from_tile"]], at[e["to_tile"]], COLOURS[e["side"]], dashed=True)
         elif e["type"] == "attack":
             colour = HIT if e["success"] else MISS
             tx, ty = at[e["target_tile"]]

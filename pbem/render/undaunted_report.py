@@ -27,8 +27,7 @@ CARD_ID = re.compile(r"\b[SN]-[PZVR]-[0-9]{3}\b")
 
 
 def private(event: dict[str, Any]) -> bool:
-    # `to` is also where a token moves or a card goes: only a list of sides makes an event private
-    return isinstance(event.get("to"), list)
+    return "to" in event
 
 
 def visible(event: dict[str, Any], audience: str) -> bool:
@@ -112,7 +111,7 @@ class Narrator:
             return f"{self.unit(side, e['unit'])} on {self.tile(e['tile'])} is routed{' again' if e['again'] else ''}."
         if kind == "pushed":
             return f"{who} push {self.unit(e['target_side'], e['unit'])} from {self.tile(e['from_tile'])} to " \
-                   f"{self.tile(e['to'])} ({e['cause']})."
+                   f"{self.tile(e['to_tile'])} ({e['cause']})."
         if kind == "push_refused":
             return f"{who} cannot push {self.unit(other_side(side), e['unit'])}: {e['why']}."
         if kind == "suppressed":
@@ -127,7 +126,7 @@ class Narrator:
             return f"No effect{target}: {e['why']}."
         if kind == "moved":
             via = ", through the tunnel" if e["tunnel"] else ""
-            return f"{self.unit(side, e['unit'])} moves {self.tile(e['from_tile'])} → {self.tile(e['to'])} " \
+            return f"{self.unit(side, e['unit'])} moves {self.tile(e['from_tile'])} → {self.tile(e['to_tile'])} " \
                    f"({e['how']}{via})."
         if kind == "deployed":
             return f"{self.unit(side, e['unit'])} deploys on {self.tile(e['tile'])}."
@@ -152,7 +151,7 @@ class Narrator:
         if kind == "deck_shuffled":
             return f"{who} shuffle their draw deck ({e['why']})."
         if kind == "bolstered":
-            return f"{who} bolster: {self.card(e['card'])} from the supply to their {ZONE_WORDS[e['to']]}."
+            return f"{who} bolster: {self.card(e['card'])} from the supply to their {ZONE_WORDS[e['into']]}."
         if kind == "card_returned":
             return f"{who} return {self.card(e['card'])} to their supply."
         if kind == "bomber_removed":
@@ -201,6 +200,45 @@ class Narrator:
             return f"{who} withdraw from the scenario."
         if kind == "scenario_won":
             return f"{who} win the scenario: {e['how']}."
+        return self.campaign_line(e)
+
+    def campaign_line(self, e: dict[str, Any]) -> str | None:
+        """The campaign's events between two scenarios."""
+        kind, side = e["type"], e.get("side")
+        if kind == "victory_phase":
+            area = f"; they now hold {e['area']}" if e["area"] else ""
+            return f"Victory phase of #{e['scenario']}: {PEOPLE[e['winner']]} win{area}. Game-state code " \
+                   f"{e['code']} becomes {e['new_code'] or 'none (the scenario gives no next code)'}."
+        if kind == "casualty_phase":
+            return f"Casualty phase: {PEOPLE[side]} have {_plural(e['pile'], 'card')} in the casualty pile: " \
+                   f"{_plural(e['permanent'], 'permanent casualty')}."
+        if kind == "permanent_casualties":
+            lost = ", ".join(f"{self.card(c)} {c}" for c in e["cards"]) or "none"
+            now = "; ".join(f"{old} is replaced by the reservist {new}" for old, new in e["reservists"].items())
+            return f"Your permanent casualties: {lost}" + (f"; {now}." if now else ".")
+        if kind == "upgrade_phase":
+            return f"Upgrade phase: {PEOPLE[side]} upgrade {_plural(e['count'], 'card')}."
+        if kind == "upgrades":
+            done = ", ".join(f"{old} becomes {new} ({self.card(new)})" for old, new in e["cards"].items())
+            return f"Your upgrades: {done or 'none'}."
+        if kind == "content_missing":
+            return f"The content pack lacks the {e['what']}: nothing is changed for it."
+        if kind == "card_unlocked":
+            return f"Unlocked for you: {e['name']} {e['card']}."
+        if kind == "card_replaced":
+            return f"{e['replaced']} is replaced by {e['name']} {e['card']}."
+        if kind == "squads_merged":
+            return f"{_cap(PEOPLE[side])} merge squads {' and '.join(e['squads'])} into one squad."
+        if kind == "story":
+            return f"Story {e['code']} leads to scenario #{e['scenario']}."
+        if kind == "scenario_set_up":
+            fortified = f"; fortified: {', '.join(e['fortified'])}" if e["fortified"] else ""
+            return f"Scenario #{e['scenario']} {e['name']} is set up (game-state code {e['code']}; " \
+                   f"{PEOPLE[e['initiative']]} hold the initiative{fortified})."
+        if kind == "campaign_over":
+            winner = f"{PEOPLE[e['epic_victory']]} hold every area: an epic victory" if e["epic_victory"] else \
+                "no side holds every area: the final battle, which the rulebook leaves to the scenario books, decides"
+            return f"The campaign is over at code {e['code']}: {winner}."
         return None
 
 
@@ -268,11 +306,11 @@ def _awaiting(after: dict[str, Any], awaited: list[str]) -> str:
 
 def report_model(ruleset, before: dict[str, Any], after: dict[str, Any], log: EventLog, audience: str
                  ) -> dict[str, Any]:
-    pack: Pack = ruleset.pack
+    pack: Pack = ruleset.pack_for(after)
     start, end = log.events[0], log.events[-1]
     seen = ruleset.view(after, audience)
     events = [e for e in log.events if visible(e, audience)]
-    scenario = pack.scenarios[seen["scenario"]]
+    scenario = pack.scenarios[before["scenario"]]
     narrator = Narrator(pack, before["tiles"])
     lines = []
     for e in events:
@@ -284,9 +322,10 @@ def report_model(ruleset, before: dict[str, Any], after: dict[str, Any], log: Ev
     markers = seen["markers"]
     objectives = [{"tile": tile(t), "value": value, **{s: markers[s].get(t, "—") for s in SIDES}}
                   for t, value in seen["objectives"].items()]
+    now = pack.scenarios[seen["scenario"]]
     totals = [f"{SIDE[s]} {sum(v for t, v in seen['objectives'].items() if markers[s].get(t) == 'controlled')} of "
-              f"the {scenario.objectives[s]['control_objectives']} needed"
-              for s in SIDES if "control_objectives" in scenario.objectives[s]]
+              f"the {now.objectives[s]['control_objectives']} needed"
+              for s in SIDES if "control_objectives" in now.objectives[s]]
     title, outcome = _exchange(before, log.events)
     own = seen["sides"][audience] if audience in SIDES else None
     return {
@@ -321,7 +360,8 @@ def render_reports(before: dict[str, Any], after: dict[str, Any], log: EventLog,
     from pbem.render.undaunted_map import render_map  # matplotlib is slow to import; only when drawing
     ruleset = get_ruleset(before["ruleset"])
     public = report_model(ruleset, before, after, log, "public")
-    drawing = render_map(ruleset.pack, ruleset.view(after, "public"), [e for e in log.events if visible(e, "public")],
+    seen_events = [e for e in log.events if visible(e, "public")]
+    drawing = render_map(ruleset.pack_for(after), ruleset.view(after, "public"), seen_events,
                          f"{after['game']} — round {public['round']}, {public['title']}")
     files = {"map.png": drawing}
     embedded = base64.b64encode(drawing).decode("ascii")

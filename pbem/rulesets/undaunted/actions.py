@@ -213,7 +213,7 @@ def _take_from_supply(turn: Turn, side: str, ref: str, squad: str | None, target
     if squad and turn.card(card_id).squad != squad:
         raise Refused(f"{turn.card(card_id).label} is not of squad {squad}")
     turn.move_card(side, card_id, "supply", target)
-    turn.log.add("bolstered", side=side, card=card_id, name=turn.card(card_id).label, to=target)
+    turn.log.add("bolstered", side=side, card=card_id, name=turn.card(card_id).label, into=target)
     unit = turn.card(card_id).unit
     token = turn.token(side, unit) if unit else None
     if token and token["routed"]:

@@ -302,12 +302,12 @@ class Turn:
                  and not (self.unit(side, unit).tank and self.tile(t).impassable)]
         to = next((t for t in wanted if t in legal), None)
         if to is None:
-            self.log.add("push_refused", side=by, unit=unit, to=wanted[0],
+            self.log.add("push_refused", side=by, unit=unit, wanted=wanted[0],
                          why=f"no tile of {', '.join(wanted)} is next to {token['tile']} with a {side} marker")
             return
         before = token["tile"]
         token["tile"] = to
-        self.log.add("pushed", side=by, target_side=side, unit=unit, from_tile=before, to=to, cause=cause)
+        self.log.add("pushed", side=by, target_side=side, unit=unit, from_tile=before, to_tile=to, cause=cause)
         if token["suppressed"]:
             token["suppressed"] = False
             self.log.add("readied", side=side, unit=unit, why="pushed")
@@ -329,7 +329,7 @@ class Turn:
                 if mine["side"] == enemy and mine["edge"] == edge(here, to) and (mine["face"] == "AT") == tank:
                     self.trigger_mine(mine, side, unit)
         token["tile"] = to
-        self.log.add("moved", side=side, unit=unit, from_tile=here, to=to, how=how,
+        self.log.add("moved", side=side, unit=unit, from_tile=here, to_tile=to, how=how,
                      tunnel=self.tunnel_step(here, to))
         self.lift_fire_lane(side, unit, "moved")
         for mg, lane in list(self.state["fire_lanes"][enemy].items()):
