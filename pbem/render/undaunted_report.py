@@ -222,7 +222,7 @@ class Narrator:
             done = ", ".join(f"{old} becomes {new} ({self.card(new)})" for old, new in e["cards"].items())
             return f"Your upgrades: {done or 'none'}."
         if kind == "content_missing":
-            return f"The content pack lacks the {e['what']}: nothing is changed for it."
+            return f"The content pack lacks the {e['what']} cards {', '.join(e['cards'])}: they were passed over."
         if kind == "card_unlocked":
             return f"Unlocked for you: {e['name']} {e['card']}."
         if kind == "card_replaced":

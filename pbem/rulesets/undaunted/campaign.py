@@ -84,7 +84,7 @@ def _casualty_phase(turn: Turn, side: str) -> None:
             break
         if turn.card(card_id).tier != "reservist":
             lost.append(card_id)
-    replaced = {}
+    replaced, missing = {}, []
     for card_id in lost:
         remove_from_campaign(campaign, side, card_id)
         unit = turn.pack.unit_of(card_id)
@@ -94,7 +94,9 @@ def _casualty_phase(turn: Turn, side: str) -> None:
                 _add(campaign, side, reservist)
                 replaced[card_id] = reservist
             else:
-                turn.log.add("content_missing", to=[side], side=side, what=f"reservist {reservist} for {card_id}")
+                missing.append(reservist)
+    if missing:
+        turn.log.add("content_missing", to=[side], side=side, what="reservist", cards=missing)
     turn.log.add("casualty_phase", side=side, pile=len(pile), permanent=len(lost))
     turn.log.add("permanent_casualties", to=[side], side=side, cards=lost, reservists=replaced)
 
@@ -119,7 +121,7 @@ def _upgrade_phase(turn: Turn, side: str, upgrades: int) -> None:
     zones = turn.zones(side)
     campaign = turn.state["campaign"]
     pool = sorted(zones["play_area"] + zones["hand"] + zones["deck"] + zones["discard"] + zones["casualties"])
-    upgraded = {}
+    upgraded, missing = {}, []
     for card_id in turn.hidden.shuffle(pool):
         if len(upgraded) == upgrades:
             break
@@ -128,11 +130,13 @@ def _upgrade_phase(turn: Turn, side: str, upgrades: int) -> None:
             continue
         better = f"{card_id[0]}-V-{card.number}"
         if better not in turn.pack.cards:
-            turn.log.add("content_missing", to=[side], side=side, what=f"upgrade {better} for {card_id}")
+            missing.append(better)
             continue
         _add(campaign, side, better)
         remove_from_campaign(campaign, side, card_id)
         upgraded[card_id] = better
+    if missing:
+        turn.log.add("content_missing", to=[side], side=side, what="upgrade", cards=missing)
     turn.log.add("upgrade_phase", side=side, count=len(upgraded))
     turn.log.add("upgrades", to=[side], side=side, cards=upgraded)
 

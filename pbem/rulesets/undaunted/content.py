@@ -465,6 +465,16 @@ def check_pack(pack: Pack) -> list[str]:
                                             "anti_aircraft") \
                     and action.action not in ("anti_tank", "demolition", "bombard") and action.value is None:
                 problems.append(f"cards: {card.id} {action.action} needs a value")
+    for side in SIDES:
+        numbers = {}
+        for card in pack.cards.values():
+            if card.side == side and card.deck in ("starting", "locked"):
+                if card.number in numbers:
+                    problems.append(f"cards: {card.id} has the number of {numbers[card.number]}: a number names one "
+                                    "soldier, whose reservist and upgrade cards share it")
+                numbers[card.number] = card.id
+        problems += [f"cards: {card.id} has no regular card of its number to replace" for card in pack.cards.values()
+                     if card.side == side and card.deck in ("upgrade", "reservist") and card.number not in numbers]
     for number, versions in pack.tiles.items():
         letters = sorted(versions)
         if letters != [chr(ord("A") + i) for i in range(len(letters))]:
