@@ -45,7 +45,7 @@ def position(case: dict[str, Any]) -> dict[str, Any]:
                     | given.get("options", {}), DiceStream(HIDDEN_KEY, "catalogue"))
     state["dice"] = {"commitment": "0" * 64, "turn": 1}
     if "scenario" in given:
-        state["campaign"]["code"] = given["code"]
+        state["campaign"]["code"] = given.get("code", state["campaign"]["code"])
         set_up(RULESET.pack, state, given["scenario"], DiceStream(HIDDEN_KEY, "catalogue"), EventLog())
     for side in SIDES:
         for unit, where in (given.get("units", {}).get(side) or {}).items():

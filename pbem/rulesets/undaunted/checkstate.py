@@ -25,7 +25,7 @@ def check_state(pack: Pack, doc: Document) -> list[Problem]:
             problems.append(doc.problem(("tiles", tile), f"tile {tile} has no version {letter}",
                                         ", ".join(pack.tiles.get(tile, {}))))
     placed = [t for t in state["objectives"]] + [t for t in state["smoke"]] + list(state["tunnels"]) + \
-        [t for e in state["mines"] for t in e["edge"]]
+        [t for e in state["mines"] for t in e["edge"]] + list(state["vp_tokens"]) + list(state["tokens"].values())
     problems += [doc.problem(("tiles",), f"tile {t} is used but is not on the map") for t in sorted(set(placed))
                  if t not in state["tiles"]]
     for side in SIDES:

@@ -145,6 +145,10 @@ class Layout:
     markers: dict[str, dict[str, str]]
     mines: tuple[dict[str, Any], ...]
     tunnels: tuple[str, ...]
+    vp: dict[str, int] = field(default_factory=dict)
+    """VP tokens: tile to the VP they are worth."""
+    tokens: dict[str, str] = field(default_factory=dict)
+    """Mission and exit tokens: kind to tile."""
 
 
 @dataclass(frozen=True)
@@ -160,6 +164,8 @@ class Scenario:
     game_state: dict[str, dict[str, str]]
     fortify: tuple[str, ...] = ()
     upgrades: int = 2
+    total_rout: bool = True
+    """False where the overview says that routing every enemy Riflemen unit does not win."""
 
 
 @dataclass(frozen=True)
@@ -273,17 +279,17 @@ CONTENT_SCHEMA = {
                                       "edge": {"type": "array", "minItems": 2, "maxItems": 2,
                                                "items": {"type": "string"}}}}},
                    "tunnels": {"type": "array", "items": {"type": "string"}},
+                   "vp": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 1}},
+                   "tokens": {"type": "object", "additionalProperties": False,
+                              "properties": {"mission": {"type": "string"}, "exit": {"type": "string"}}},
                    "demo": {"type": "array", "items": {"type": "string"}}}},
     "scenario": {"type": "object", "additionalProperties": False,
                  "required": ["id", "name", "layout", "objectives", "initiative", "supply", "draw_deck"],
                  "properties": {
                      "id": {"type": "string"}, "name": {"type": "string"}, "layout": {"type": "string"},
                      "objectives": {"type": "object", "required": list(SIDES), "additionalProperties": False,
-                                    "properties": {side: {"type": "object", "additionalProperties": False,
-                                                          "minProperties": 1,
-                                                          "properties": {"control_objectives": {
-                                                              "type": "integer", "minimum": 1}}}
-                                                   for side in SIDES}},
+                                    "properties": {side: {"$ref": "#/$defs/objective"} for side in SIDES}},
+                     "total_rout": {"type": "boolean"},
                      "initiative": {"enum": list(SIDES)},
                      "supply": {"type": "object", "required": list(SIDES), "additionalProperties": False,
                                 "properties": {side: {"type": "array", "items": {"type": "string"}} for side in SIDES}},
@@ -295,7 +301,24 @@ CONTENT_SCHEMA = {
                      "game_state": {"type": "object", "additionalProperties": {
                          "type": "object", "required": list(SIDES), "additionalProperties": False,
                          "properties": {side: {"type": "string"} for side in SIDES}}},
-                     "demo": {"type": "array", "items": {"type": "string"}}}},
+                     "demo": {"type": "array", "items": {"type": "string"}}},
+                 "$defs": {"objective": {
+                     "type": "object", "minProperties": 1, "maxProperties": 1, "additionalProperties": False,
+                     "properties": {
+                         "control_objectives": {"type": "integer", "minimum": 1},
+                         "control_vp": {"type": "integer", "minimum": 1},
+                         "rout_units": {"type": "object", "additionalProperties": False, "minProperties": 1,
+                                        "properties": {"units": {"type": "array", "items": {"type": "string"}},
+                                                       "count": {"type": "integer", "minimum": 1}}},
+                         "move_units": {"type": "object", "additionalProperties": False, "required": ["units", "token"],
+                                        "properties": {"units": {"type": "array", "items": {"type": "string"}},
+                                                       "token": {"enum": ["mission", "exit"]}}},
+                         "all": {"type": "array", "minItems": 2, "items": {"$ref": "#/$defs/objective"}},
+                         "any": {"type": "array", "minItems": 2, "items": {"$ref": "#/$defs/objective"}},
+                         "total": {"type": "object", "additionalProperties": False, "required": ["of", "at_least"],
+                                   "properties": {"of": {"type": "array", "minItems": 2, "items": {
+                                       "enum": ["control_objectives", "control_vp"]}},
+                                                  "at_least": {"type": "integer", "minimum": 1}}}}}}},
 }
 
 
@@ -372,13 +395,14 @@ def _pack(data: dict[str, Any]) -> Pack:
         layouts[name] = Layout(name, tuple(tuple(r) for r in lay["rows"]), dict(lay["objectives"]),
                                {s: dict(lay["units"].get(s) or {}) for s in SIDES},
                                {s: dict(lay["markers"].get(s) or {}) for s in SIDES},
-                               tuple(lay.get("mines") or ()), tuple(lay.get("tunnels") or ()))
+                               tuple(lay.get("mines") or ()), tuple(lay.get("tunnels") or ()),
+                               dict(lay.get("vp") or {}), dict(lay.get("tokens") or {}))
         notes += [f"layout {name}: {what}: demo" for what in lay.get("demo") or []]
     scenarios = {}
     for name, sc in data["scenarios"].items():
         scenarios[sc["id"]] = Scenario(sc["id"], sc["name"], sc["layout"], sc["objectives"], sc["initiative"],
                                        sc["supply"], sc["draw_deck"], sc.get("area"), sc.get("game_state") or {},
-                                       tuple(sc.get("fortify") or ()), sc.get("upgrades", 2))
+                                       tuple(sc.get("fortify") or ()), sc.get("upgrades", 2), sc.get("total_rout", True))
         notes += [f"scenario {sc['id']}: {what}: demo" for what in sc.get("demo") or []]
     campaign = data["campaign"]
     stories = {code: Story(st["scenario"], st.get("unlock") or {}, st.get("replace") or {}, st.get("merge") or {})
@@ -446,6 +470,23 @@ def read_listing(pack: Pack, side: str, entries: list[str], among: list[str]) ->
     return taken, missing
 
 
+def _objective_parts(objective: dict[str, Any]) -> list[tuple[str, Any]]:
+    (kind, arg), = objective.items()
+    if kind in ("all", "any"):
+        return [part for sub in arg for part in _objective_parts(sub)]
+    return [(kind, arg)]
+
+
+def _objective_units(objective: dict[str, Any], side: str) -> list[tuple[str, str]]:
+    """(unit, whose) for every unit an objective names: its own to move, the enemy's to rout."""
+    return [(unit, side if kind == "move_units" else other_side(side)) for kind, arg in _objective_parts(objective)
+            if kind in ("move_units", "rout_units") for unit in arg.get("units", [])]
+
+
+def _objective_tokens(objective: dict[str, Any]) -> list[str]:
+    return [arg["token"] for kind, arg in _objective_parts(objective) if kind == "move_units"]
+
+
 def check_pack(pack: Pack) -> list[str]:
     """What is wrong with a pack beyond its format: references to units, tiles and cards it lacks."""
     problems = []
@@ -487,7 +528,7 @@ def check_pack(pack: Pack) -> list[str]:
         if len(set(placed)) != len(placed):
             problems.append(f"layout {layout.id}: a tile is placed twice")
         where = set(placed)
-        for t in list(layout.objectives) + list(layout.tunnels):
+        for t in list(layout.objectives) + list(layout.tunnels) + list(layout.vp) + list(layout.tokens.values()):
             if t not in where:
                 problems.append(f"layout {layout.id}: tile {t} is not on the map")
         for side in SIDES:
@@ -506,6 +547,14 @@ def check_pack(pack: Pack) -> list[str]:
         problems += [f"campaign: story {code} names card {c}, which cards.yaml lacks"
                      for c in named if c not in pack.cards]
     for scenario in pack.scenarios.values():
+        for side in SIDES:
+            problems += [f"scenario {scenario.id}: the {side} objective names {unit}, which is not a {whose} unit"
+                         for unit, whose in _objective_units(scenario.objectives[side], side)
+                         if unit not in pack.units[whose]]
+            layout = pack.layouts.get(scenario.layout)
+            problems += [f"scenario {scenario.id}: the {side} objective needs a {token} token, which layout "
+                         f"{scenario.layout} lacks" for token in _objective_tokens(scenario.objectives[side])
+                         if layout and token not in layout.tokens]
         if scenario.area is not None and scenario.area not in pack.areas:
             problems.append(f"scenario {scenario.id}: its area {scenario.area} is not among the campaign's areas")
         if scenario.layout not in pack.layouts:

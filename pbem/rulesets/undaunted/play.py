@@ -131,6 +131,39 @@ class Turn:
     def objective_total(self, side: str) -> int:
         return sum(v for t, v in self.state["objectives"].items() if self.marker(side, t) == "controlled")
 
+    def vp_total(self, side: str) -> int:
+        return sum(v for t, v in self.state["vp_tokens"].items() if self.marker(side, t) == "controlled")
+
+    def met(self, side: str, objective: dict[str, Any]) -> str | None:
+        """How `side` meets one objective of its scenario (seed p. 30, l.1567-1600), or None."""
+        (kind, arg), = objective.items()
+        enemy = other_side(side)
+        if kind == "control_objectives":
+            total = self.objective_total(side)
+            return f"controls objectives worth {total} of {arg}" if total >= arg else None
+        if kind == "control_vp":
+            total = self.vp_total(side)
+            return f"controls tiles with {total} of {arg} VP" if total >= arg else None
+        if kind == "total":
+            counts = {"control_objectives": self.objective_total, "control_vp": self.vp_total}
+            total = sum(counts[part](side) for part in arg["of"])
+            self.ruling("and_or_objectives", "The amounts of an and/or objective count towards one total.")
+            return f"holds {total} of {arg['at_least']} in objectives and VP" if total >= arg["at_least"] else None
+        if kind == "rout_units":
+            routed = [u for u, token in self.state["units"][enemy].items() if token["routed"]]
+            if "units" in arg:
+                return f"routed {', '.join(arg['units'])} at once" if set(arg["units"]) <= set(routed) else None
+            return f"routed {len(routed)} enemy units at once" if len(routed) >= arg["count"] else None
+        if kind == "move_units":
+            tile = self.state["tokens"].get(arg["token"])
+            there = all((self.token(side, u) or {}).get("tile") == tile and not self.token(side, u)["routed"]
+                        for u in arg["units"])
+            return f"brought {', '.join(arg['units'])} to the {arg['token']} token" if tile and there else None
+        found = [self.met(side, part) for part in arg]
+        if kind == "all":
+            return "; ".join(found) if all(found) else None
+        return next((how for how in found if how), None)  # any
+
     def check_end(self) -> None:
         """End the scenario the moment a side meets its objective or routs all enemy Riflemen
         (seed l.1560-1600); both at once: the acting side wins (ruling simultaneous_victory)."""
@@ -138,13 +171,13 @@ class Turn:
         acting = self.acting or "soviet"
         won = []
         for side in (acting, other_side(acting)):
-            need = scenario.objectives[side].get("control_objectives")
-            if need is not None and self.objective_total(side) >= need:
-                won.append((side, f"controls objectives worth {self.objective_total(side)} of {need}"))
+            how = self.met(side, scenario.objectives[side])
+            if how:
+                won.append((side, how))
             enemy = other_side(side)
             riflemen = [u for u, unit in self.pack.units[enemy].items()
                         if unit.type == "riflemen" and self.token(enemy, u)]
-            if riflemen and all(self.token(enemy, u)["routed"] for u in riflemen):
+            if scenario.total_rout and riflemen and all(self.token(enemy, u)["routed"] for u in riflemen):
                 won.append((side, "routed every enemy Riflemen unit (total rout)"))
         if not won:
             return
@@ -332,6 +365,7 @@ class Turn:
         self.log.add("moved", side=side, unit=unit, from_tile=here, to_tile=to, how=how,
                      tunnel=self.tunnel_step(here, to))
         self.lift_fire_lane(side, unit, "moved")
+        self.check_end()  # a unit may reach its mission or exit token
         for mg, lane in list(self.state["fire_lanes"][enemy].items()):
             if lane == to and not tank and self.token(enemy, mg):
                 mg_token = self.token(enemy, mg)

@@ -58,7 +58,7 @@ def set_up(pack: Pack, state: dict[str, Any], scenario_id: str, hidden, log: Eve
         "scenario": scenario_id, "round": 1, "phase": "bid", "next_power": None, "winner": None,
         "initiative": scenario.initiative, "turn": None,
         "tiles": {t: city.get(t, "A") for t in board.tiles},
-        "objectives": dict(layout.objectives),
+        "objectives": dict(layout.objectives), "vp_tokens": dict(layout.vp), "tokens": dict(layout.tokens),
         "units": {side: {u: {"tile": t, "suppressed": False, "routed": False}
                          for u, t in layout.units[side].items() if u in pack.units[side]} for side in SIDES},
         "markers": {side: dict(layout.markers[side]) for side in SIDES},
