@@ -78,6 +78,15 @@ def render_map(pack: Pack, state: dict[str, Any], events: list[dict[str, Any]], 
         x, y = at[tile]
         axes.add_patch(Circle((x + 0.5, y + MARKS), 0.14, facecolor=OBJECTIVE, edgecolor="#6b5200", lw=1.2, zorder=4))
         axes.text(x + 0.5, y + MARKS, str(value), ha="center", va="center", fontsize=11, fontweight="bold", zorder=5)
+    for tile, value in state["vp_tokens"].items():
+        x, y = at[tile]
+        axes.text(x + 0.15, y + MARKS - 0.2, f"{value} VP", ha="center", va="center", fontsize=9, fontweight="bold",
+                  zorder=5, bbox={"boxstyle": "square,pad=0.15", "facecolor": "#f6e7a8", "edgecolor": "#6b5200"})
+    for kind, tile in state["tokens"].items():
+        x, y = at[tile]
+        axes.text(x - 0.3, y + MARKS - 0.2, kind, ha="center", va="center", fontsize=8, fontweight="bold",
+                  color="white", zorder=5, bbox={"boxstyle": "round,pad=0.15", "facecolor": "#2f5f8a",
+                                                 "edgecolor": "black"})
     for i, side in enumerate(SIDES):
         for tile, face in state["markers"][side].items():
             x, y = at[tile]

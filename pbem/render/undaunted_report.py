@@ -279,6 +279,8 @@ def _on_the_map(seen: dict[str, Any], narrator: Narrator) -> list[str]:
     found += [f"Fire lane of {narrator.unit(side, unit)} on {narrator.tile(t)}"
               for side in SIDES for unit, t in seen["fire_lanes"][side].items()]
     found += [f"Tunnel on {narrator.tile(t)}" for t in seen["tunnels"]]
+    found += [f"{_plural(value, 'VP token')} on {narrator.tile(t)}" for t, value in seen["vp_tokens"].items()]
+    found += [f"The {kind} token on {narrator.tile(t)}" for kind, t in seen["tokens"].items()]
     return found
 
 
