@@ -378,14 +378,16 @@ def render(state: Path = typer.Argument(..., help="A state file."),
            events: Optional[Path] = typer.Option(None, help="An events.jsonl whose moves and battles to draw."),
            ) -> None:
     """Draw the map of any state as a PNG image (about 2000 pixels wide)."""
-    from pbem.render.report import render_map_png
+    from pbem.render import render_state_map
     try:
         doc = _load_state(state)
         log = None
         if events is not None:
             log = load_json_lines(events)
-        title = f"{doc.data['game']} — round {doc.data['round']}, {doc.data['next_power']} to play"
-        png = render_map_png(doc.data, log, title, theatre)
+        awaited = get_ruleset(doc.data["ruleset"]).awaiting(doc.data)
+        title = f"{doc.data['game']} — round {doc.data['round']}, " + \
+            (f"{' and '.join(awaited)} to play" if awaited else "the game is over")
+        png = render_state_map(doc.data, log, title, theatre)
     except InputError as exc:
         _fail(exc)
     except ValueError as exc:

@@ -112,3 +112,11 @@ def test_verify_notices_a_changed_private_report(game: Path) -> None:
     path.write_text(path.read_text().replace("Rifleman (A)", "Rifleman (B)"))
     result = pbem("verify", game, "--reports")
     assert result.exit_code == 1 and "report-soviet.md" in result.output
+
+
+def test_render_draws_the_public_map_of_a_state(tmp_path: Path) -> None:
+    out = tmp_path / "map.png"
+    state = EXAMPLE / "03-011-r1-soviet" / "state.yaml"
+    result = pbem("render", state, "--out", out, "--events", state.parent / "events.jsonl")
+    assert result.exit_code == 0, result.output
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and out.stat().st_size > 20_000
