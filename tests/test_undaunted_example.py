@@ -120,3 +120,19 @@ def test_render_draws_the_public_map_of_a_state(tmp_path: Path) -> None:
     result = pbem("render", state, "--out", out, "--events", state.parent / "events.jsonl")
     assert result.exit_code == 0, result.output
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and out.stat().st_size > 20_000
+
+
+def test_after_the_reveal_anyone_can_prove_every_shuffle(game: Path) -> None:
+    refused = pbem("reveal", game)
+    assert refused.exit_code == 1 and "not over" in refused.output  # the campaign goes on
+    assert pbem("reveal", game, "--before-end").exit_code == 0
+    (game / "secret.yaml").unlink()
+    result = pbem("verify", game)
+    assert result.exit_code == 0, result.output
+    path = game / "02-011-r1-soviet" / "state.yaml"
+    state = yaml.safe_load(path.read_text())
+    deck = state["sides"]["german"]["deck"]
+    deck[0], deck[1] = deck[1], deck[0]
+    path.write_text(yaml.safe_dump(state, sort_keys=False))
+    result = pbem("verify", game)
+    assert result.exit_code == 1 and "02-011-r1-soviet/state.yaml" in result.output
