@@ -9,9 +9,9 @@ import re
 import yaml
 
 from pbem.core.dice import DiceStream
-from pbem.core.events import EventLog
+from pbem.core.events import EventLog, seen_by
 from pbem.core.yamlio import parse_document
-from pbem.render.qmg_report import render_formats, report_model, visible
+from pbem.render.qmg_report import render_formats, report_model
 from pbem.rulesets.qmg import Qmg
 from pbem.rulesets.qmg.content import COUNTRIES
 from pbem.rulesets.qmg.play import Turn
@@ -116,7 +116,7 @@ def test_no_report_shows_another_countrys_hidden_cards_over_whole_games():
                 view = RULES.view(after, audience)
                 for country, zones in view["countries"].items():
                     assert ("hand_cards" in zones) == (country == audience)
-                assert all(visible(e, audience) or audience not in e["to"] for e in log.events)
+                assert all(seen_by(e, audience) or audience not in e["to"] for e in log.events)
                 text = "\n".join(render_formats(report_model(RULES, before, after, log, audience)).values())
                 for country in COUNTRIES:
                     if country == audience:

@@ -7,6 +7,12 @@ from typing import Any
 from pbem.core.yamlio import dump_json_line
 
 
+def seen_by(event: dict[str, Any], audience: str) -> bool:
+    """Whether `audience` (public, a role, moderator) may see the event: one with `to` is private
+    to the roles it names."""
+    return "to" not in event or audience in event["to"]
+
+
 class EventLog:
     """An append-only list of events; each event is a dict whose first key is ``type``."""
 

@@ -20,8 +20,9 @@ def render_state_map(state: dict[str, Any], events: list[dict[str, Any]] | None,
                      theatre: str | None = None) -> bytes | None:
     """The map of any state as PNG bytes (`pbem render`), drawn as the game's reports draw it; a
     game with hidden cards shows only what everyone may see. None for a game without a map."""
+    from pbem.core.events import seen_by
     from pbem.rulesets import get_ruleset
-    public = [e for e in events or [] if "to" not in e]
+    public = [e for e in events or [] if seen_by(e, "public")]
     ruleset = get_ruleset(state["ruleset"])
     if state["ruleset"] == "qmg":
         from pbem.render.qmg_board import render_board

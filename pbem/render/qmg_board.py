@@ -5,16 +5,15 @@ this turn's battles and builds ringed, and the VP track. Drawn with matplotlib's
 
 from __future__ import annotations
 
-import io
 from typing import Any
 
 import numpy as np
-from PIL import Image
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.collections import LineCollection
 from matplotlib.figure import Figure
 
 from pbem.core.words import Words
+from pbem.render.palette import palette_png
 from pbem.rulesets.qmg.content import COUNTRIES, TEAMS, Pack
 from pbem.rulesets.qmg.supply import axis_armies, supplied_spaces
 
@@ -102,15 +101,7 @@ def render_board(pack: Pack, state: dict[str, Any], events: list[dict[str, Any]]
         axes.scatter([x for x, _ in cut_off], [y for _, y in cut_off], s=60, marker="x", c="white",
                      linewidths=1.4, zorder=8)
     _legend(figure, state)
-    canvas = figure.canvas
-    canvas.draw()
-    # a picture of a few dozen flat colours: as a 64-colour palette PNG it is a third of the size and
-    # looks the same, small enough for forums and for every report that carries it
-    image = Image.fromarray(np.asarray(canvas.buffer_rgba())).convert("RGB").quantize(
-        colors=64, method=Image.Quantize.FASTOCTREE)
-    buffer = io.BytesIO()
-    image.save(buffer, format="PNG", compress_level=6)
-    return buffer.getvalue()
+    return palette_png(figure)
 
 
 def _legend(figure: Figure, state: dict[str, Any]) -> None:

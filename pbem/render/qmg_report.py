@@ -10,7 +10,7 @@ from __future__ import annotations
 import base64
 from typing import Any
 
-from pbem.core.events import EventLog
+from pbem.core.events import EventLog, seen_by
 from pbem.core.folder import private_reports
 from pbem.core.turn import TurnInputs
 from pbem.core.words import Words
@@ -18,10 +18,6 @@ from pbem.render.report import template_environment, within_post_limit
 from pbem.rulesets import get_ruleset
 
 W = Words()
-
-
-def visible(event: dict[str, Any], audience: str) -> bool:
-    return "to" not in event or audience in event["to"]
 
 
 def _cards(names: list[str]) -> str:
@@ -105,7 +101,7 @@ def report_model(ruleset, before: dict[str, Any], after: dict[str, Any], log: Ev
                  ) -> dict[str, Any]:
     start, end = log.events[0], log.events[-1]
     seen = ruleset.view(after, audience)
-    events = [e for e in log.events if visible(e, audience)]
+    events = [e for e in log.events if seen_by(e, audience)]
     countries = []
     for country, zones in seen["countries"].items():
         spaces = [space + (" (navy)" if p["piece"] == "navy" else "") for space, here in after["pieces"].items()
@@ -144,7 +140,7 @@ def render_reports(before: dict[str, Any], after: dict[str, Any], log: EventLog,
     from pbem.render.qmg_board import render_board  # matplotlib is slow to import; only when drawing
     ruleset = get_ruleset(before["ruleset"])
     public = report_model(ruleset, before, after, log, "public")
-    board = render_board(ruleset.pack, after, [e for e in log.events if visible(e, "public")],
+    board = render_board(ruleset.pack, after, [e for e in log.events if seen_by(e, "public")],
                          f"{after['game']} — round {public['round']}, {public['title']}")
     files = {"map.png": board}
     embedded = base64.b64encode(board).decode("ascii")

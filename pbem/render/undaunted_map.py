@@ -5,18 +5,16 @@ moves, pushes and attacks. Drawn from the public view only, with matplotlib's Ag
 
 from __future__ import annotations
 
-import io
 import math
 from typing import Any
 
-import numpy as np
-from PIL import Image
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Circle, FancyArrowPatch, Patch, Polygon, Rectangle
 from matplotlib.patheffects import withStroke
 
+from pbem.render.palette import palette_png
 from pbem.rulesets.undaunted.board import Board
 from pbem.rulesets.undaunted.content import SIDES, Pack, TileVersion, action_name
 
@@ -109,14 +107,7 @@ def render_map(pack: Pack, state: dict[str, Any], events: list[dict[str, Any]], 
     rows = _units(axes, state, at)
     _events(axes, at, events, rows)
     _legend(figure, height)
-    canvas = figure.canvas
-    canvas.draw()
-    # a few dozen flat colours: as a 64-colour palette PNG it is far smaller and looks the same
-    image = Image.fromarray(np.asarray(canvas.buffer_rgba())).convert("RGB").quantize(
-        colors=64, method=Image.Quantize.FASTOCTREE)
-    buffer = io.BytesIO()
-    image.save(buffer, format="PNG", compress_level=6)
-    return buffer.getvalue()
+    return palette_png(figure)
 
 
 def _tile(axes, version: TileVersion, tile_id: str, x: float, y: float) -> None:

@@ -12,7 +12,7 @@ import re
 from collections import Counter
 from typing import Any
 
-from pbem.core.events import EventLog
+from pbem.core.events import EventLog, seen_by
 from pbem.core.folder import private_reports
 from pbem.core.turn import TurnInputs
 from pbem.render.report import template_environment, within_post_limit
@@ -24,14 +24,6 @@ PEOPLE = {"soviet": "the Soviets", "german": "the Germans"}
 DEFENCE_WORDS = {"base": "defence", "tunnel": "tunnel defence"}
 ZONE_WORDS = {"play_area": "play area", "hand": "hand", "discard": "discard pile", "deck": "draw deck"}
 CARD_ID = re.compile(r"\b[SN]-[PZVR]-[0-9]{3}\b")
-
-
-def private(event: dict[str, Any]) -> bool:
-    return "to" in event
-
-
-def visible(event: dict[str, Any], audience: str) -> bool:
-    return not private(event) or audience in event["to"]
 
 
 def _cap(text: str) -> str:
@@ -311,14 +303,14 @@ def report_model(ruleset, before: dict[str, Any], after: dict[str, Any], log: Ev
     pack: Pack = ruleset.pack_for(after)
     start, end = log.events[0], log.events[-1]
     seen = ruleset.view(after, audience)
-    events = [e for e in log.events if visible(e, audience)]
+    events = [e for e in log.events if seen_by(e, audience)]
     scenario = pack.scenarios[before["scenario"]]
     narrator = Narrator(pack, before["tiles"])
     lines = []
     for e in events:
         line = narrator.line(e)
         if line:
-            lines.append(line if private(e) else narrator.named(line))
+            lines.append(line if "to" in e else narrator.named(line))
     after_tiles = Narrator(pack, seen["tiles"])
     tile = after_tiles.tile
     markers = seen["markers"]
@@ -338,7 +330,7 @@ def report_model(ruleset, before: dict[str, Any], after: dict[str, Any], log: Ev
         "winner": _cap(PEOPLE[seen["winner"]]) if seen["winner"] else None,
         "lines": lines,
         "rulings": [f"{e['name']}: {e['text']}" for e in events if e["type"] == "ruling"],
-        "defaults": [f"{SIDE[e['side']]}: {e['what'] if private(e) else narrator.named(e['what'])}"
+        "defaults": [f"{SIDE[e['side']]}: {e['what'] if 'to' in e else narrator.named(e['what'])}"
                      for e in events if e["type"] == "default_applied"],
         "sides": [_side_position(pack, seen, s, tile) for s in SIDES],
         "objectives": objectives, "totals": "; ".join(totals),
@@ -362,7 +354,7 @@ def render_reports(before: dict[str, Any], after: dict[str, Any], log: EventLog,
     from pbem.render.undaunted_map import render_map  # matplotlib is slow to import; only when drawing
     ruleset = get_ruleset(before["ruleset"])
     public = report_model(ruleset, before, after, log, "public")
-    seen_events = [e for e in log.events if visible(e, "public")]
+    seen_events = [e for e in log.events if seen_by(e, "public")]
     drawing = render_map(ruleset.pack_for(after), ruleset.view(after, "public"), seen_events,
                          f"{after['game']} — round {public['round']}, {public['title']}")
     files = {"map.png": drawing}
