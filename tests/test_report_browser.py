@@ -87,3 +87,35 @@ def test_quartermaster_general_reports_in_the_browser(browser, width):
         assert body <= width + 1  # only the table and the board scroll sideways, never the page
     finally:
         browser.set_window_size(1280, 900)
+
+
+UNDAUNTED_TURN = EXAMPLE_GAME.parent / "undaunted-stalingrad" / "03-011-r1-soviet"
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_undaunted_reports_in_the_browser(browser, width):
+    """The public report shows the tile map, the units and the objectives and fetches nothing; a
+    side's private report shows its cards; both fit a phone, only the tables scrolling sideways."""
+    from selenium.webdriver.common.by import By
+
+    browser.set_window_size(width, 900)
+    try:
+        browser.get((UNDAUNTED_TURN / "report.html").as_uri())
+        assert [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "WARNING")] == []
+        image = browser.find_element(By.CSS_SELECTOR, "figure img")
+        assert browser.execute_script("return arguments[0].complete && arguments[0].naturalWidth", image) == 1600
+        tables = browser.find_elements(By.CSS_SELECTOR, ".table-wrap table")
+        assert len(tables) == 3  # each side's units, and the objectives
+        for table in tables:
+            browser.execute_script("arguments[0].scrollIntoView()", table)
+            assert table.is_displayed() and table.size["height"] > 0
+        assert "defence 4 + building cover 3 + range 2 = 9" in browser.find_element(By.TAG_NAME, "body").text
+        assert browser.find_elements(By.CSS_SELECTOR, "section.own") == []
+        resources = browser.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
+        assert [r for r in resources if not r.startswith("data:")] == []
+        browser.get((UNDAUNTED_TURN / "report-german.html").as_uri())
+        own = browser.find_element(By.CSS_SELECTOR, "section.own")
+        assert own.is_displayed() and "Machine Gunner (A)" in own.text
+        assert browser.execute_script("return document.body.scrollWidth") <= width + 1
+    finally:
+        browser.set_window_size(1280, 900)
