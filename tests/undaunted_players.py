@@ -8,10 +8,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from pbem.rulesets.undaunted.actions import AREA
 from pbem.rulesets.undaunted.board import Board
 from pbem.rulesets.undaunted.content import COMBAT, Pack, other_side
-
-AREA = ("bombard", "grenades", "suppressive_fire")
 
 
 def bid_orders(pack: Pack, view: dict[str, Any], side: str, rng: random.Random) -> dict[str, Any]:

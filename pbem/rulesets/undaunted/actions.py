@@ -140,7 +140,7 @@ def _actor(turn: Turn, side: str, card_id: str) -> str:
 # ---- movement ------------------------------------------------------------------------------------
 def _passable(turn: Turn, side: str, unit: str, here: str, to: str) -> None:
     if not (turn.board.adjacent(here, to) or turn.tunnel_step(here, to)):
-        raise Refused(f"{to} is not next to {here}")
+        raise Refused(f"{turn.tile_id(to)} is not next to {turn.tile_id(here)}")
     if turn.tunnel_step(here, to) and turn.unit(side, unit).tank:
         raise Refused("a tank cannot move through a tunnel")
     if turn.unit(side, unit).tank and turn.tile(to).impassable:
@@ -305,9 +305,10 @@ def exertion(turn: Turn, side: str, card_id: str, action: Action, params: dict[s
         raise Refused(f"{card.label} is not an infantry card")
     try:
         _perform_chosen(turn, side, chosen, params, upgraded_allowed=True)
-    finally:
-        if turn.state["phase"] != "over":
-            turn.suppress(side, card.unit)
+    except ActionEnds:  # a mine or fire lane stopped it: the unit still acted, and is spent
+        turn.suppress(side, card.unit)
+        raise
+    turn.suppress(side, card.unit)
 
 
 def recon(turn: Turn, side: str, card_id: str, action: Action, params: dict[str, Any]) -> None:

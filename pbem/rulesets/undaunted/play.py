@@ -14,7 +14,6 @@ from pbem.core.events import EventLog
 from pbem.rulesets.undaunted.board import Board, edge
 from pbem.rulesets.undaunted.content import Card, Pack, Unit, other_side
 
-ZONES = ("supply", "deck", "hand", "discard", "play_area", "casualties", "set_aside", "removed")
 CASUALTY_SEARCH = ("play_area", "hand", "discard", "deck")
 SMOKE_BONUS, TUNNEL_DEFENCE = 2, 7
 FIRE_LANE_SUPPRESS = 3
