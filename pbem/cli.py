@@ -19,7 +19,7 @@ from pbem.core.game import (Verified, ledger_entry, new_game, read_ledger, read_
 from pbem.core.hidden import hidden_key
 from pbem.core.schemas import SCHEMA_NAMES, schema_data, schema_text, validate
 from pbem.core.turn import check_output, decisions_digest, load_turn, resolve_turn, turn_lock, write_outputs
-from pbem.core.yamlio import Document, dump_yaml, load_document, load_json_lines, parse_document
+from pbem.core.yamlio import Document, dump_yaml, load_document, load_json_lines, parse_document, read_text
 from pbem.rulesets import RULESETS, get_ruleset
 
 app = typer.Typer(no_args_is_help=True, context_settings={"help_option_names": ["-h", "--help"]},
@@ -320,6 +320,10 @@ def adjudicate(turn: Path = typer.Argument(..., help="The turn file (ruleset, st
                force: bool = typer.Option(False, "--force", help="Replace the output files if they exist."),
                ) -> None:
     """Resolve one power's turn: writes the next state, the event log and the reports."""
+    _adjudicate(turn, force)
+
+
+def _adjudicate(turn: Path, force: bool) -> None:
     folder = game_folder_of(turn)
     written = False
     try:
@@ -339,6 +343,68 @@ def adjudicate(turn: Path = typer.Argument(..., help="The turn file (ruleset, st
     except Exception as exc:  # a fault of pbem: outputs are swapped in whole, so nothing half-written
         _internal(exc, "the outputs were written, the ledger was not" if written else "nothing was written")
     typer.echo(f"wrote {', '.join(sorted(result.files))} to {display_path(out)}", err=True)
+
+
+@app.command()
+def status(folder: Path = typer.Argument(..., help="The game folder."),
+           as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of text."),
+           ) -> None:
+    """Where the game stands: its last turn, who must submit for the next and what each has sent,
+    and the position in brief."""
+    from pbem.core.moderator import current, status as game_status
+    try:
+        facts = game_status(current(folder))
+    except InputError as exc:
+        _fail(exc)
+    if as_json:
+        typer.echo(json.dumps(facts, ensure_ascii=False))
+        return
+    typer.echo(f"{facts['game']} ({facts['name']}): round {facts['round']}, game turn {facts['turn']} next; "
+               f"last played: {facts['last'] or 'none yet'}")
+    for role in facts["awaiting"]:
+        state = f"valid orders in {role['valid']}" if role["valid"] else "no valid orders yet"
+        typer.echo(f"  awaiting {role['role']}: {role['received']} version(s) received, {state}")
+        for problem in role["problems"]:
+            typer.echo(f"    newest version: {problem}")
+    if not facts["awaiting"]:
+        typer.echo("  the game is over: nobody is awaited")
+    for line in facts["brief"]:
+        typer.echo(f"  {line}")
+
+
+@app.command()
+def receive(folder: Path = typer.Argument(..., help="The game folder."),
+            orders: Path = typer.Argument(..., help="An orders file as a player sent it."),
+            ) -> None:
+    """Store a player's orders for the next game turn as a new version (never overwriting one) and
+    say whether they are valid; `pbem next` takes the latest valid version of each role."""
+    from pbem.core.moderator import current, receive as store
+    try:
+        stored, role, problems = store(current(folder), read_text(orders), display_path(orders))
+    except InputError as exc:
+        _fail(exc, "nothing was stored")
+    if problems:
+        _fail(InputError(problems), f"stored as {display_path(stored)}, which does not count until it is valid")
+    typer.echo(f"stored {role}'s orders as {display_path(stored)}: valid", err=True)
+
+
+@app.command("next")
+def next_turn(folder: Path = typer.Argument(..., help="The game folder."),
+              missing: str = typer.Option("wait", help="A role without valid orders: wait (stop), or standing "
+                                                       "(play it with empty orders, its standing orders in force)."),
+              ) -> None:
+    """Write the next turn's file from the game folder (state, orders received, standing orders,
+    seed) and adjudicate it."""
+    from pbem.core.moderator import current, write_next_turn
+    if missing not in ("wait", "standing"):
+        typer.echo(f"error: unknown --missing {missing!r} (allowed: wait, standing)", err=True)
+        raise typer.Exit(code=1)
+    try:
+        turn = write_next_turn(current(folder), missing)
+    except InputError as exc:
+        _fail(exc, "no turn file was written")
+    typer.echo(f"wrote {display_path(turn)}", err=True)
+    _adjudicate(turn, force=False)
 
 
 @app.command()

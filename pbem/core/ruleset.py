@@ -190,6 +190,18 @@ class Ruleset(ABC):
         """
         return None
 
+    def brief(self, state: dict[str, Any]) -> list[str]:
+        """The position in a few lines for `pbem status`: by default each power's production and
+        the cities it holds, from `summary`."""
+        summary = self.summary(state)
+        if summary is None:
+            return []
+        words = self.words()
+        lines = [f"{words.power(p['power'])}: production {p['production']}, {len(p['cities'])} "
+                 f"{'cities' if len(p['cities']) != 1 else 'city'}" for p in summary["powers"]]
+        needed = f" of the {summary['needed']} needed" if summary["needed"] else ""
+        return lines + ["; ".join(f"{s['name']} {s['count']}" for s in summary["sides"]) + needed]
+
     def check_content(self, folder: Path | None) -> tuple[list[str], list[str]] | None:
         """For a game whose material is content files (`pbem content`): the problems of the pack in
         `folder` (None: the pack pbem ships) and the notes on what it reconstructs or lacks; None for

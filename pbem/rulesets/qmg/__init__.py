@@ -147,6 +147,10 @@ class Qmg(Ruleset):
         return {"power": {c: c for c in COUNTRIES}, "space": {n: n for n in self.pack.board.order},
                 "card": dict(sorted(cards.items()))}
 
+    def brief(self, state: dict[str, Any]) -> list[str]:
+        hands = ", ".join(f"{c} {len(z['hand'])}" for c, z in state["countries"].items())
+        return [f"Axis {state['vp']['axis']} VP, Allies {state['vp']['allies']} VP", f"cards in hand: {hands}"]
+
     def check_content(self, folder: Path | None) -> tuple[list[str], list[str]]:
         pack = load_pack(folder) if folder else self.pack
         return check_board(pack.board) + check_cards(pack), pack.notes

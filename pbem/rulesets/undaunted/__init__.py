@@ -154,6 +154,18 @@ class Undaunted(Ruleset):
         (orders,) = decided["orders"].values()
         return resolve_turn(self.pack_for(state), state, orders, decided["standing"], dice, hidden, log)
 
+    def brief(self, state: dict[str, Any]) -> list[str]:
+        pack = self.pack_for(state)
+        scenario = pack.scenarios[state["scenario"]]
+        lines = [f"scenario #{scenario.id} {scenario.name}, game-state code {state['campaign']['code']}, "
+                 f"{state['initiative']} initiative"]
+        for side in SIDES:
+            held = sum(v for t, v in state["objectives"].items() if state["markers"][side].get(t) == "controlled")
+            routed = sorted(u for u, token in state["units"][side].items() if token["routed"])
+            lines.append(f"{side}: objectives worth {held} held, routed: {', '.join(routed) or 'none'}, "
+                         f"casualty pile {len(state['sides'][side]['casualties'])}")
+        return lines
+
     def check_content(self, folder: Path | None) -> tuple[list[str], list[str]]:
         pack = load_pack(folder) if folder else self.pack
         return check_pack(pack), pack.notes

@@ -1,0 +1,209 @@
+"""Where a game stands and what comes next, read from its folder alone: the latest state, the roles
+awaited, the orders received for the next game turn, and the turn file that plays it.
+
+    GAME/inbox/turn-NN/ROLE.VVV.yaml   every version of a role's orders received for game turn NN,
+                                       numbered from 001 and never overwritten; the latest valid
+                                       one counts
+    GAME/standing/ROLE.yaml            a role's standing orders, in force in every other role's turn
+
+`pbem status` reports it; `pbem receive` stores and checks a version; `pbem next` writes the turn
+file from it all (the seed to reveal from secret.yaml) and adjudicates it, so a moderator never
+writes a turn file by hand; the hand-written way keeps working beside it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pbem.core.errors import InputError, Problem, display_path
+from pbem.core.files import inside_game
+from pbem.core.folder import GAME_FILE, START_STATE, STATE_FILE, TURNS_DIR
+from pbem.core.game import read_ledger, seed_for_turn
+from pbem.core.ruleset import Ruleset
+from pbem.core.schemas import validate
+from pbem.core.yamlio import Document, dump_yaml, load_document
+from pbem.rulesets import get_ruleset
+
+INBOX, STANDING = "inbox", "standing"
+VERSION = re.compile(r"^(?P<role>[a-z_]+)\.(?P<version>\d{3})\.yaml$")
+MAX_VERSIONS = 999
+
+
+@dataclass
+class Position:
+    folder: Path
+    state_path: Path
+    state: dict[str, Any]
+    ruleset: Ruleset
+    last: dict[str, Any] | None
+    """The ledger's entry of the last turn played, None before the first."""
+
+    @property
+    def turn(self) -> int:
+        return self.state["dice"]["turn"]
+
+    @property
+    def awaited(self) -> tuple[str, ...]:
+        return self.ruleset.awaiting(self.state)
+
+    def inbox(self, turn: int | None = None) -> Path:
+        return self.folder / INBOX / f"turn-{turn or self.turn:02d}"
+
+
+def current(folder: Path) -> Position:
+    """The game in `folder` as it stands after its last recorded turn."""
+    if not (folder / GAME_FILE).is_file():
+        raise InputError([Problem(display_path(folder), None, "", "not a game folder: it has no game.yaml",
+                                  "a folder made by `pbem new`")])
+    ledger = read_ledger(folder) or []
+    last = ledger[-1] if ledger else None
+    path = folder / last["output"] / STATE_FILE if last else folder / START_STATE
+    doc = load_document(inside_game(folder.resolve(), path))
+    return Position(folder, path, doc.data, get_ruleset(doc.data["ruleset"]), last)
+
+
+def versions(position: Position, role: str) -> list[Path]:
+    """Every version of `role`'s orders received for the next game turn, oldest first."""
+    box = position.inbox()
+    if not box.is_dir():
+        return []
+    found = [(int(m["version"]), p) for p in box.iterdir() if (m := VERSION.match(p.name)) and m["role"] == role]
+    return [p for _, p in sorted(found)]
+
+
+def standing_docs(position: Position, except_roles: tuple[str, ...]) -> dict[str, Document]:
+    """The standing orders on file of every role not among `except_roles`."""
+    docs = {}
+    for role in position.ruleset.powers:
+        path = position.folder / STANDING / f"{role}.yaml"
+        if role not in except_roles and path.is_file():
+            docs[role] = load_document(path)
+    return docs
+
+
+def check(position: Position, role: str, doc: Document) -> list[Problem]:
+    """Every problem of one role's orders for the next game turn, as `pbem validate` finds them."""
+    ruleset = position.ruleset
+    problems = validate("orders", doc, ruleset.schema_package)
+    if problems:
+        return problems
+    if doc.data.get(ruleset.role_field) != role:
+        return [doc.problem((ruleset.role_field,), f"these orders are for {doc.data.get(ruleset.role_field)!r}, "
+                            f"not {role!r}", role)]
+    return ruleset.check_orders(position.state, {role: doc}, standing_docs(position, position.awaited))
+
+
+def latest_valid(position: Position, role: str) -> tuple[Path | None, list[tuple[Path, list[Problem]]]]:
+    """The newest version of `role`'s orders that is valid, and the problems of every newer one."""
+    refused = []
+    for path in reversed(versions(position, role)):
+        try:
+            problems = check(position, role, load_document(path))
+        except InputError as exc:
+            problems = exc.problems
+        if not problems:
+            return path, refused
+        refused.append((path, problems))
+    return None, refused
+
+
+def receive(position: Position, text: str, shown: str) -> tuple[Path, str, list[Problem]]:
+    """Store a submission as the next version of its role's orders (never overwriting one) and
+    check it: (where it was stored, its role, its problems). `InputError` when it names no awaited
+    role, so that it cannot be stored anywhere."""
+    from pbem.core.yamlio import parse_document
+    doc = parse_document(text, shown)
+    role_field = position.ruleset.role_field
+    role = doc.data.get(role_field) if isinstance(doc.data, dict) else None
+    if role not in position.awaited:
+        awaited = ", ".join(position.awaited) or "nobody: the game is over"
+        raise InputError([doc.problem((role_field,), f"game turn {position.turn} awaits no orders from {role!r}",
+                                      awaited)])
+    box = position.inbox()
+    box.mkdir(parents=True, exist_ok=True)
+    number = len(versions(position, role)) + 1
+    if number > MAX_VERSIONS:
+        raise InputError([doc.problem((), f"{role} has sent {MAX_VERSIONS} versions for this turn already")])
+    path = box / f"{role}.{number:03d}.yaml"
+    staging = box / f".{path.name}.new"
+    staging.write_text(text, encoding="utf-8")
+    os.replace(staging, path)  # a version appears whole or not at all
+    return path, role, check(position, role, doc)
+
+
+def turn_name(position: Position) -> str:
+    """The next turn's name: game turn, round and the roles it awaits (`05-r2-germany`)."""
+    return f"{position.turn:02d}-r{position.state['round']}-{'-'.join(position.awaited)}"
+
+
+def write_next_turn(position: Position, missing: str = "wait") -> Path:
+    """Write the turn file of the next game turn from the latest valid orders of every awaited role
+    and the standing orders of the others. A role without valid orders stops it (`missing` wait),
+    or plays with empty orders, its standing orders in force (`missing` standing)."""
+    folder, ruleset = position.folder, position.ruleset
+    awaited = position.awaited
+    if not awaited:
+        raise InputError([Problem(display_path(position.state_path), None, "", "the game is over: no role is "
+                                  "awaited")])
+    if load_document(folder / GAME_FILE).data["dice"].get("players"):
+        raise InputError([Problem(display_path(folder / GAME_FILE), None, "dice.players", "the players share in "
+                                  "this game's dice: each turn needs their values, so write its turn file by hand")])
+    name = turn_name(position)
+    turn_path = folder / TURNS_DIR / f"{name}.yaml"
+    if turn_path.exists():
+        raise InputError([Problem(display_path(turn_path), None, "", "the next turn's file exists already",
+                                  f"`pbem adjudicate {display_path(turn_path)}`, or remove it")])
+    orders, problems = {}, []
+    for role in awaited:
+        chosen, refused = latest_valid(position, role)
+        if chosen is None and missing == "standing":
+            chosen = position.inbox() / f"{role}.none.yaml"
+            chosen.parent.mkdir(parents=True, exist_ok=True)
+            chosen.write_text(dump_yaml({ruleset.role_field: role}), encoding="utf-8")
+            check_empty = check(position, role, load_document(chosen))
+            if check_empty:
+                chosen.unlink()
+                problems += check_empty
+                continue
+        if chosen is None:
+            why = f"the newest of {len(refused)} versions received has problems" if refused else "none received"
+            problems.append(Problem(display_path(position.inbox()), None, role, f"no valid orders from {role} "
+                                    f"for game turn {position.turn}: {why}",
+                                    f"`pbem receive {display_path(folder)} ORDERS.yaml`"))
+            continue
+        orders[role] = f"../{chosen.relative_to(folder).as_posix()}"
+    if problems:
+        raise InputError(problems)
+    standing = {role: f"../{STANDING}/{role}.yaml" for role in standing_docs(position, awaited)}
+    data: dict[str, Any] = {"ruleset": ruleset.id,
+                            "state": f"../{position.state_path.relative_to(folder).as_posix()}",
+                            "orders": orders[awaited[0]] if len(awaited) == 1 else orders}
+    if standing:
+        data["standing_orders"] = standing
+    data |= {"seed": seed_for_turn(folder, position.turn), "output": f"../{name}"}
+    turn_path.parent.mkdir(exist_ok=True)
+    staging = turn_path.parent / f".{turn_path.name}.new"
+    staging.write_text(f"# Game turn {position.turn}, written by `pbem next`. Paths are relative to this file.\n"
+                       + dump_yaml(data), encoding="utf-8")
+    os.replace(staging, turn_path)
+    return turn_path
+
+
+def status(position: Position) -> dict[str, Any]:
+    """Where the game stands, as plain data: the last turn, the roles awaited with what each has
+    sent, and the position in brief."""
+    awaited = []
+    for role in position.awaited:
+        received = versions(position, role)
+        valid, refused = latest_valid(position, role) if received else (None, [])
+        awaited.append({"role": role, "received": len(received),
+                        "valid": display_path(valid) if valid else None,
+                        "problems": [str(p) for _, found in refused[:1] for p in found]})
+    return {"game": position.state["game"], "ruleset": position.ruleset.id, "name": position.ruleset.name,
+            "turn": position.turn, "round": position.state["round"],
+            "last": position.last["turn_file"] if position.last else None,
+            "awaiting": awaited, "brief": position.ruleset.brief(position.state)}
