@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 import textwrap
 from dataclasses import asdict, replace
@@ -405,6 +406,46 @@ def next_turn(folder: Path = typer.Argument(..., help="The game folder."),
         _fail(exc, "no turn file was written")
     typer.echo(f"wrote {display_path(turn)}", err=True)
     _adjudicate(turn, force=False)
+
+
+@app.command()
+def players(folder: Path = typer.Argument(..., help="The game folder."),
+            password_for: Optional[str] = typer.Option(None, "--new-password", help="Give this player a new game "
+                                                       "password: printed once, only its hash is kept."),
+            ) -> None:
+    """Check the game's players file (players.yaml) and list who plays what; or give a player a new
+    game password."""
+    from pbem.core.moderator import current
+    from pbem.core.players import PLAYERS_FILE, new_password, read_players
+    try:
+        position = current(folder)
+        found = read_players(folder, position.ruleset.powers)
+        if found is None:
+            raise InputError([Problem(display_path(folder / PLAYERS_FILE), None, "", "the game has no players "
+                                      "file", "see docs/moderating.md")])
+        if password_for is not None:
+            doc = load_document(folder / PLAYERS_FILE)
+            index = next((i for i, p in enumerate(doc.data["players"]) if p["name"] == password_for), None)
+            if index is None:
+                raise InputError([doc.problem(("players",), f"no player is called {password_for!r}",
+                                              ", ".join(p.name for p in found.players))])
+            password, kept = new_password()
+            doc.data["players"][index]["password"] = kept
+            staging = folder / f".{PLAYERS_FILE}.new"
+            staging.write_text(dump_yaml(doc.data), encoding="utf-8")
+            os.replace(staging, folder / PLAYERS_FILE)
+            typer.echo(f"{password_for}'s new game password: {password}  (tell it to them; it is not kept)")
+            return
+    except InputError as exc:
+        _fail(exc)
+    typer.echo(f"moderator: {found.moderator_name} <{found.moderator_address}>")
+    for player in found.players:
+        typer.echo(f"{player.name} <{player.address}>: {', '.join(player.roles)}"
+                   f"{'' if player.password else ' (no game password yet)'}")
+    policy = found.deadline
+    typer.echo(f"deadline: {policy.hours} h counting {', '.join(policy.weekdays)}, grace {policy.grace_hours} h, "
+               f"reminders {', '.join(f'{h} h' for h in policy.reminders) or 'none'} before; "
+               f"missing orders: {found.missing_orders}")
 
 
 @app.command()

@@ -55,7 +55,7 @@ def test_schema_problems_are_all_listed_with_line_and_field():
     assert len(problems) == 3
 
 
-@pytest.mark.parametrize("package", ["pbem.schemas.axis_allies", "pbem.schemas.qmg"])
+@pytest.mark.parametrize("package", ["pbem.schemas.axis_allies", "pbem.schemas.qmg", "pbem.schemas.undaunted"])
 @pytest.mark.parametrize("name", SCHEMA_NAMES)
 def test_every_schema_is_valid_json_schema(name, package):
     import json

@@ -15,7 +15,7 @@ from jsonschema.exceptions import ValidationError
 from pbem.core.errors import Problem
 from pbem.core.yamlio import Document
 
-SCHEMA_NAMES = ("orders", "standing-orders", "turn", "state")
+SCHEMA_NAMES = ("orders", "standing-orders", "turn", "state", "players")
 
 
 CORE_SCHEMAS = "pbem.schemas"
@@ -29,7 +29,7 @@ GAME_SCHEMAS = ("orders", "standing-orders", "state")
 def _file(name: str, package: str = CORE_SCHEMAS) -> dict[str, Any]:
     if name not in SCHEMA_NAMES:
         raise KeyError(name)
-    if name == "turn":
+    if name in ("turn", "players"):
         package = CORE_SCHEMAS
     path = files(package) / f"{name}.schema.json"
     if not path.is_file():
