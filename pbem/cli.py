@@ -14,12 +14,11 @@ from typing import Optional
 import typer
 from pbem.core.dice import commitment, new_chain_secret
 from pbem.core.errors import InputError, Problem, display_path, escape_controls
-from pbem.core.folder import GAME_FILE, REVEAL_FILE, SECRET_FILE, STATE_FILE, game_folder_of
-from pbem.core.game import (Verified, ledger_entry, new_game, read_ledger, read_secret, record_turn, seed_for_turn,
-                            verify_game, write_secret)
+from pbem.core.folder import GAME_FILE, REVEAL_FILE, SECRET_FILE, STATE_FILE
+from pbem.core.game import Verified, new_game, read_ledger, read_secret, seed_for_turn, verify_game, write_secret
 from pbem.core.hidden import hidden_key
 from pbem.core.schemas import SCHEMA_NAMES, schema_data, schema_text, validate
-from pbem.core.turn import check_output, decisions_digest, load_turn, resolve_turn, turn_lock, write_outputs
+from pbem.core.turn import decisions_digest
 from pbem.core.yamlio import Document, dump_yaml, load_document, load_json_lines, parse_document, read_text
 from pbem.rulesets import RULESETS, get_ruleset
 
@@ -325,25 +324,15 @@ def adjudicate(turn: Path = typer.Argument(..., help="The turn file (ruleset, st
 
 
 def _adjudicate(turn: Path, force: bool) -> None:
-    folder = game_folder_of(turn)
-    written = False
+    from pbem.core.moderator import Adjudication, play_turn
+    progress = Adjudication()
     try:
-        with turn_lock(turn):
-            inputs = load_turn(turn)
-            _show_notes(inputs.turn, inputs.state, *inputs.submissions.values(), *inputs.standing.values())
-            check_output(inputs, force=force)  # refuse before spending time on the turn and its map
-            if folder is not None:
-                read_ledger(folder)  # a ledger that cannot be read stops the turn before anything is written
-            result = resolve_turn(inputs, _renderer())
-            out = write_outputs(inputs, result.files, force=force)
-            written = True
-            if folder is not None:
-                record_turn(folder, ledger_entry(folder, turn, inputs, result))
+        out, files = play_turn(turn, _renderer(), force, _show_notes, progress)
     except InputError as exc:
-        _fail(exc, "the outputs were written, the ledger was not" if written else "nothing was written")
+        _fail(exc, "the outputs were written, the ledger was not" if progress.written else "nothing was written")
     except Exception as exc:  # a fault of pbem: outputs are swapped in whole, so nothing half-written
-        _internal(exc, "the outputs were written, the ledger was not" if written else "nothing was written")
-    typer.echo(f"wrote {', '.join(sorted(result.files))} to {display_path(out)}", err=True)
+        _internal(exc, "the outputs were written, the ledger was not" if progress.written else "nothing was written")
+    typer.echo(f"wrote {', '.join(sorted(files))} to {display_path(out)}", err=True)
 
 
 @app.command()

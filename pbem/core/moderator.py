@@ -21,10 +21,11 @@ from typing import Any
 
 from pbem.core.errors import InputError, Problem, display_path
 from pbem.core.files import inside_game
-from pbem.core.folder import GAME_FILE, START_STATE, STATE_FILE, TURNS_DIR
-from pbem.core.game import read_ledger, seed_for_turn
+from pbem.core.folder import GAME_FILE, START_STATE, STATE_FILE, TURNS_DIR, game_folder_of
+from pbem.core.game import ledger_entry, read_ledger, record_turn, seed_for_turn
 from pbem.core.ruleset import Ruleset
 from pbem.core.schemas import validate
+from pbem.core.turn import check_output, load_turn, resolve_turn, turn_lock, write_outputs
 from pbem.core.yamlio import Document, dump_yaml, load_document
 from pbem.rulesets import get_ruleset
 
@@ -191,6 +192,32 @@ def write_next_turn(position: Position, missing: str = "wait") -> Path:
                        + dump_yaml(data), encoding="utf-8")
     os.replace(staging, turn_path)
     return turn_path
+
+
+@dataclass
+class Adjudication:
+    written: bool = False
+    """Whether the outputs were written (then only the ledger may lack the turn)."""
+
+
+def play_turn(turn: Path, render, force: bool = False, notes=lambda *docs: None,
+              progress: Adjudication | None = None) -> tuple[Path, dict[str, bytes]]:
+    """Adjudicate a turn file: its outputs written whole and the turn entered in its game's ledger
+    (`pbem adjudicate`). `notes` is told of every input file that was repaired to be read."""
+    progress = progress or Adjudication()
+    folder = game_folder_of(turn)
+    with turn_lock(turn):
+        inputs = load_turn(turn)
+        notes(inputs.turn, inputs.state, *inputs.submissions.values(), *inputs.standing.values())
+        check_output(inputs, force=force)  # refuse before spending time on the turn and its map
+        if folder is not None:
+            read_ledger(folder)  # a ledger that cannot be read stops the turn before anything is written
+        result = resolve_turn(inputs, render)
+        out = write_outputs(inputs, result.files, force=force)
+        progress.written = True
+        if folder is not None:
+            record_turn(folder, ledger_entry(folder, turn, inputs, result))
+    return out, result.files
 
 
 def status(position: Position) -> dict[str, Any]:
