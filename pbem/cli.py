@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import imaplib
 import json
 import os
+import smtplib
 import sys
 import textwrap
 from dataclasses import asdict, replace
@@ -435,6 +437,41 @@ def players(folder: Path = typer.Argument(..., help="The game folder."),
     typer.echo(f"deadline: {policy.hours} h counting {', '.join(policy.weekdays)}, grace {policy.grace_hours} h, "
                f"reminders {', '.join(f'{h} h' for h in policy.reminders) or 'none'} before; "
                f"missing orders: {found.missing_orders}")
+
+
+mail_app = typer.Typer(help="Run a game by mail: fetch orders, reply, adjudicate, send the reports.",
+                       no_args_is_help=True)
+app.add_typer(mail_app, name="mail")
+
+
+@mail_app.command("run")
+def mail_run(folder: Path = typer.Argument(..., help="The game folder (with its players.yaml)."),
+             config: Optional[Path] = typer.Option(None, "--config", help="Mail settings (a YAML file outside the "
+                                                   "game folder); default the PBEM_IMAP_* and PBEM_SMTP_* "
+                                                   "environment variables."),
+             now: Optional[str] = typer.Option(None, "--now", help="The time to act as if it were (ISO 8601, UTC); "
+                                               "default now."),
+             ) -> None:
+    """One full pass: read new mails, reply to each, adjudicate when every awaited role has valid
+    orders, send the reports, remind before the deadline and apply it. Safe to run from cron."""
+    from datetime import datetime, timezone
+
+    from pbem.mail.config import load_config
+    from pbem.mail.loop import run_pass
+    try:
+        moment = datetime.fromisoformat(now) if now else datetime.now(timezone.utc).replace(tzinfo=None)
+    except ValueError:
+        typer.echo(f"error: --now {now!r} is not a time (allowed: ISO 8601, such as 2026-11-25T18:00)", err=True)
+        raise typer.Exit(code=1)
+    try:
+        lines = run_pass(folder, load_config(folder, config), moment.replace(tzinfo=None), _renderer())
+    except InputError as exc:
+        _fail(exc, "the pass stopped; what it did is in mail/log.txt")
+    except (OSError, imaplib.IMAP4.error, smtplib.SMTPException) as exc:
+        typer.echo(f"error: the mail server failed: {exc}; nothing is lost: the next pass goes on from here", err=True)
+        raise typer.Exit(code=1)
+    for line in lines:
+        typer.echo(line)
 
 
 @app.command()

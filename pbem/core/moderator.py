@@ -112,28 +112,35 @@ def latest_valid(position: Position, role: str) -> tuple[Path | None, list[tuple
     return None, refused
 
 
-def receive(position: Position, text: str, shown: str) -> tuple[Path, str, list[Problem]]:
+def receive(position: Position, text: str, shown: str, role: str | None = None) -> tuple[Path, str, list[Problem]]:
     """Store a submission as the next version of its role's orders (never overwriting one) and
-    check it: (where it was stored, its role, its problems). `InputError` when it names no awaited
-    role, so that it cannot be stored anywhere."""
+    check it: (where it was stored, its role, its problems). The role is the one the orders name,
+    or `role` (the sender's) when they cannot be read. `InputError` when that is no awaited role,
+    so that it cannot be stored anywhere."""
     from pbem.core.yamlio import parse_document
-    doc = parse_document(text, shown)
     role_field = position.ruleset.role_field
-    role = doc.data.get(role_field) if isinstance(doc.data, dict) else None
+    try:
+        doc: Document | None = parse_document(text, shown)
+        unread: list[Problem] = []
+    except InputError as exc:
+        doc, unread = None, exc.problems
+    named = doc.data.get(role_field) if doc is not None and isinstance(doc.data, dict) else None
+    role = named or role
     if role not in position.awaited:
         awaited = ", ".join(position.awaited) or "nobody: the game is over"
-        raise InputError([doc.problem((role_field,), f"game turn {position.turn} awaits no orders from {role!r}",
-                                      awaited)])
+        problem = f"game turn {position.turn} awaits no orders from {role!r}" if role else \
+            f"the orders cannot be read, so they name no {role_field}"
+        raise InputError(unread + [Problem(shown, None, role_field, problem, awaited)])
     box = position.inbox()
     box.mkdir(parents=True, exist_ok=True)
     number = len(versions(position, role)) + 1
     if number > MAX_VERSIONS:
-        raise InputError([doc.problem((), f"{role} has sent {MAX_VERSIONS} versions for this turn already")])
+        raise InputError([Problem(shown, None, "", f"{role} has sent {MAX_VERSIONS} versions for this turn already")])
     path = box / f"{role}.{number:03d}.yaml"
     staging = box / f".{path.name}.new"
     staging.write_text(text, encoding="utf-8")
     os.replace(staging, path)  # a version appears whole or not at all
-    return path, role, check(position, role, doc)
+    return path, role, unread if doc is None else check(position, role, doc)
 
 
 def turn_name(position: Position) -> str:

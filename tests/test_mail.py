@@ -1,0 +1,278 @@
+"""The game run by mail against real servers on loopback: pymap as the moderator's IMAP mailbox
+(with STARTTLS), aiosmtpd as the SMTP server that delivers into each player's mailbox. Players'
+mails are put into the moderator's inbox as a mail server delivers them (IMAP APPEND)."""
+
+from __future__ import annotations
+
+import imaplib
+import json
+import shutil
+import socket
+import ssl
+import subprocess
+import sys
+import time
+from email import policy
+from email.message import EmailMessage
+from email.parser import BytesParser
+from pathlib import Path
+
+import pytest
+import trustme
+from aiosmtpd.controller import Controller
+
+from pbem.core.players import password_hash
+from pbem.mail.config import MailConfig, Server, load_config
+from pbem.mail.loop import run_pass
+from pbem.render import render_turn
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+ROLES = ("ussr", "germany", "uk", "japan", "usa")
+SALT = "00112233aabbccdd"
+MODERATOR = "mo@example.org"
+START = "2026-11-23T10:00"  # a Monday
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def certificates(tmp_path_factory):
+    ca = trustme.CA()
+    folder = tmp_path_factory.mktemp("tls")
+    cert = ca.issue_cert("127.0.0.1", "localhost")
+    cert.private_key_pem.write_to_path(str(folder / "key.pem"))
+    cert.cert_chain_pems[0].write_to_path(str(folder / "cert.pem"))
+    ca.cert_pem.write_to_path(str(folder / "ca.pem"))
+    return folder
+
+
+@pytest.fixture
+def imap_server(certificates):
+    port = _free_port()
+    pymap = Path(sys.executable).parent / "pymap"
+    process = subprocess.Popen([str(pymap), "--host", "127.0.0.1", "--port", str(port),
+                                "--cert", str(certificates / "cert.pem"), "--key", str(certificates / "key.pem"),
+                                "dict", "--demo-user", MODERATOR, "--demo-password", "imap-secret"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(100):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            break
+        except OSError:
+            time.sleep(0.1)
+    yield Server("127.0.0.1", port, MODERATOR, "imap-secret", "starttls", str(certificates / "ca.pem"))
+    process.terminate()
+    process.wait(timeout=10)
+
+
+class Mailboxes:
+    """The players' mailboxes: every mail the SMTP server delivers, by recipient."""
+
+    def __init__(self) -> None:
+        self.boxes: dict[str, list] = {}
+        self.refuse = 0
+
+    async def handle_DATA(self, server, session, envelope):
+        if self.refuse:
+            self.refuse -= 1
+            return "421 closing the connection: try again later"
+        message = BytesParser(policy=policy.default).parsebytes(envelope.content)
+        for rcpt in envelope.rcpt_tos:
+            self.boxes.setdefault(rcpt.lower(), []).append(message)
+        return "250 delivered"
+
+    def of(self, address: str) -> list:
+        return self.boxes.get(address, [])
+
+
+@pytest.fixture
+def smtp_server(certificates):
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(str(certificates / "cert.pem"), str(certificates / "key.pem"))
+    boxes = Mailboxes()
+    controller = Controller(boxes, hostname="127.0.0.1", port=_free_port(), tls_context=context,
+                            require_starttls=True)
+    controller.start()
+    yield Server("127.0.0.1", controller.port, "", "", "starttls", str(certificates / "ca.pem")), boxes
+    controller.stop()
+
+
+@pytest.fixture
+def config(imap_server, smtp_server) -> MailConfig:
+    return MailConfig(imap_server, smtp_server[0], max_message_bytes=2_000_000)
+
+
+@pytest.fixture
+def mailboxes(smtp_server) -> Mailboxes:
+    return smtp_server[1]
+
+
+def _players(missing: str = "wait", hours: int = 48) -> str:
+    lines = [f"moderator: {{name: Mo, address: {MODERATOR}}}", "players:"]
+    for role in ROLES:
+        lines.append(f"  - {{name: {role.title()}, address: {role}@example.org, roles: [{role}], "
+                     f"password: 'sha256:{SALT}:{password_hash(SALT, role + '-pw')}'}}")
+    lines.append(f"deadline: {{hours: {hours}, grace_hours: 6, reminders: [24, 2]}}")
+    lines.append(f"missing_orders: {missing}")
+    return "\n".join(lines) + "\n"
+
+
+@pytest.fixture
+def game(tmp_path: Path) -> Path:
+    """The Revised example before its first turn, with a players file."""
+    folder = tmp_path / "game"
+    shutil.copytree(EXAMPLES / "aa-revised", folder)
+    ledger = [json.loads(line) for line in (folder / "ledger.jsonl").read_text().splitlines()]
+    for entry in ledger:
+        shutil.rmtree(folder / entry["output"])
+        (folder / entry["turn_file"]).unlink()
+    (folder / "ledger.jsonl").unlink()
+    (folder / "players.yaml").write_text(_players())
+    return folder
+
+
+def _deliver(server: Server, message: EmailMessage | bytes) -> None:
+    imap = imaplib.IMAP4(server.host, server.port)
+    imap.starttls(ssl_context=ssl.create_default_context(cafile=server.ca_file))
+    imap.login(server.user, server.password)
+    imap.append("INBOX", None, None, bytes(message) if isinstance(message, EmailMessage) else message)
+    imap.logout()
+
+
+def _orders_mail(role: str, orders: str, message_id: str, password: str | None = None, attach: bool = True,
+                 sender: str | None = None) -> EmailMessage:
+    mail = EmailMessage()
+    mail["From"] = f"{role.title()} <{sender or role + '@example.org'}>"
+    mail["To"] = MODERATOR
+    mail["Subject"] = f"{role} orders"
+    mail["Message-ID"] = message_id
+    line = f"password: {password or role + '-pw'}\n"
+    if attach:
+        mail.set_content(line + "\nMy orders are attached.\n")
+        mail.add_attachment(orders.encode(), maintype="application", subtype="yaml", filename="orders.yaml")
+    else:
+        mail.set_content(line + orders)
+    return mail
+
+
+def _run(game: Path, config: MailConfig, at: str = START) -> list[str]:
+    from datetime import datetime
+    return run_pass(game, config, datetime.fromisoformat(at), render_turn)
+
+
+def test_a_round_by_mail_plays_as_by_hand(game: Path, config: MailConfig, mailboxes: Mailboxes) -> None:
+    example = [json.loads(line) for line in (EXAMPLES / "aa-revised" / "ledger.jsonl").read_text().splitlines()]
+    for number, entry in enumerate(example, start=1):
+        role = entry["power"]
+        orders = (EXAMPLES / "aa-revised" / "orders" / Path(entry["turn_file"]).name).read_text()
+        _deliver(config.imap, _orders_mail(role, orders, f"<turn{number}@example.org>"))
+        _run(game, config)
+        ours = json.loads((game / "ledger.jsonl").read_text().splitlines()[-1])
+        assert ours["turn"] == entry["turn"] and ours["state_sha256"] == entry["state_sha256"]
+        (reply,) = [m for m in mailboxes.of(f"{role}@example.org") if m["In-Reply-To"] == f"<turn{number}@example.org>"]
+        assert "are valid and stored as inbox/turn-" in reply.get_content()
+        report = mailboxes.of("ussr@example.org")[-1]
+        assert report["Subject"].startswith(f"R1 {role} done - ")
+        html = report.get_body(preferencelist=("html",))
+        assert 'src="cid:map"' in html.get_content() and "data:image" not in html.get_content()
+        names = {part.get_filename() for part in report.iter_attachments()}
+        assert {"report.md", "report.bbcode", "map-forum.png"} <= names
+        forum = next(p for p in report.iter_attachments() if p.get_filename() == "map-forum.png")
+        assert forum.get_content()[:8] == b"\x89PNG\r\n\x1a\n" and len(forum.get_content()) < 300_000
+    assert "Germany" in mailboxes.of("germany@example.org")[0].get_content()  # the players' announcement
+
+
+def test_every_bad_mail_gets_a_clear_answer_and_changes_nothing(game: Path, config: MailConfig,
+                                                                mailboxes: Mailboxes) -> None:
+    orders = (EXAMPLES / "aa-revised" / "orders" / "01-ussr.yaml").read_text()
+    _deliver(config.imap, _orders_mail("ussr", orders, "<forged@x>", password="guess"))
+    _deliver(config.imap, _orders_mail("ussr", orders, "<stranger@x>", sender="mallory@evil.example"))
+    big = _orders_mail("ussr", orders, "<big@x>")
+    big.add_attachment(b"\0" * 50_000_000, maintype="application", subtype="octet-stream", filename="huge.bin")
+    _deliver(config.imap, big)
+    _deliver(config.imap, _orders_mail("ussr", "power: ussr\npurchase: {armour: 99}\n", "<bad@x>", attach=False))
+    lines = _run(game, config)
+    replies = {m["In-Reply-To"]: m.get_content() for m in mailboxes.of("ussr@example.org") if m["In-Reply-To"]}
+    assert "game password is wrong or missing" in replies["<forged@x>"]
+    assert "was not read: a mail to this game may have at most 2,000,000 bytes" in replies["<big@x>"]
+    assert "NOT valid" in replies["<bad@x>"] and "purchase" in replies["<bad@x>"]
+    assert "<stranger@x>" not in replies and not mailboxes.of("mallory@evil.example")
+    assert any("mallory@evil.example: not a player of this game; ignored" in line for line in lines)
+    assert not (game / "ledger.jsonl").exists()  # nothing was played
+    assert sorted(p.name for p in (game / "inbox" / "turn-01").iterdir()) == ["ussr.001.yaml"]
+    assert "password" not in (game / "inbox" / "turn-01" / "ussr.001.yaml").read_text()
+
+
+def test_mangled_html_and_duplicate_mails_are_read_once_and_repaired(game: Path, config: MailConfig,
+                                                                     mailboxes: Mailboxes) -> None:
+    orders = (EXAMPLES / "aa-revised" / "orders" / "01-ussr.yaml").read_text()
+    mangled = orders.replace("  infantry: 8", "\tinfantry: 8").replace("power: ussr", "power:\u00a0ussr")
+    assert mangled != orders
+    html = EmailMessage()
+    html["From"], html["To"], html["Subject"] = "ussr@example.org", MODERATOR, "orders"
+    html["Message-ID"] = "<html@x>"
+    body = "<p>password: ussr-pw</p><pre>" + mangled.replace("&", "&amp;").replace("<", "&lt;") + "</pre>"
+    html.set_content(body, subtype="html", cte="quoted-printable")
+    _deliver(config.imap, html)
+    _deliver(config.imap, html)  # the same mail delivered twice
+    _run(game, config)
+    receipts = [m for m in mailboxes.of("ussr@example.org") if m["In-Reply-To"] == "<html@x>"]
+    assert len(receipts) == 1
+    text = receipts[0].get_content()
+    assert "are valid" in text and "its HTML was read as text" in text
+    assert "tab in the indentation" in text and "no-break space" in text
+    assert (game / "ledger.jsonl").exists()  # the turn was played from it
+    _run(game, config)  # a second pass finds nothing new
+    assert len([m for m in mailboxes.of("ussr@example.org") if m["In-Reply-To"] == "<html@x>"]) == 1
+
+
+def test_a_server_that_fails_mid_run_loses_nothing_and_sends_nothing_twice(game: Path, config: MailConfig,
+                                                                           mailboxes: Mailboxes) -> None:
+    orders = (EXAMPLES / "aa-revised" / "orders" / "01-ussr.yaml").read_text()
+    _deliver(config.imap, _orders_mail("ussr", orders, "<t1@x>"))
+    mailboxes.refuse = 1  # the server turns a mail away in the middle of the pass
+    with pytest.raises(Exception):
+        _run(game, config)
+    assert list((game / "mail" / "outbox").glob("*.eml"))  # the mails wait
+    _run(game, config)
+    _run(game, config)
+    for role in ROLES:
+        subjects = [m["Subject"] for m in mailboxes.of(f"{role}@example.org")]
+        assert len(subjects) == len(set(subjects)), subjects  # each mail once
+    assert not list((game / "mail" / "outbox").glob("*.eml"))
+    assert json.loads((game / "ledger.jsonl").read_text().splitlines()[-1])["power"] == "ussr"
+
+
+def test_reminders_lateness_and_the_deadline(game: Path, config: MailConfig, mailboxes: Mailboxes) -> None:
+    (game / "players.yaml").write_text(_players(missing="standing", hours=48))
+    _run(game, config, START)  # opens game turn 1: due Wednesday 10:00, late 16:00
+    _run(game, config, "2026-11-24T11:00")  # 23 hours before: the 24-hour reminder
+    _run(game, config, "2026-11-24T12:00")  # not again
+    reminders = [m for m in mailboxes.of("ussr@example.org") if m["Subject"].startswith("Reminder")]
+    assert len(reminders) == 1 and "due Wed 25 Nov 10:00 UTC" in reminders[0]["Subject"]
+    _run(game, config, "2026-11-25T11:00")  # past the deadline: a lateness notice
+    assert any(m["Subject"].startswith("Late: orders for ussr") for m in mailboxes.of("ussr@example.org"))
+    assert not (game / "ledger.jsonl").exists()
+    _run(game, config, "2026-11-25T16:30")  # past the grace: played with empty orders
+    entry = json.loads((game / "ledger.jsonl").read_text().splitlines()[-1])
+    assert entry["power"] == "ussr"
+    assert "orders: ../inbox/turn-01/ussr.none.yaml" in (game / entry["turn_file"]).read_text()
+
+
+def test_mail_settings_stay_out_of_the_game_folder(game: Path, tmp_path: Path) -> None:
+    from pbem.core.errors import InputError
+    inside = game / "mail.yaml"
+    inside.write_text("imap: {host: imap.example.org, user: mo, password: x}\nsmtp: {host: smtp.example.org}\n")
+    with pytest.raises(InputError, match="may not lie in the game folder"):
+        load_config(game, inside)
+    outside = tmp_path / "mail.yaml"
+    outside.write_text("imap: {host: imap.example.org, user: mo, password: x, tls: plain}\nsmtp: {host: s.example.org}\n")
+    with pytest.raises(InputError, match="plain sends the password in the clear"):
+        load_config(game, outside)
+    env = {"PBEM_IMAP_HOST": "imap.example.org", "PBEM_IMAP_USER": "mo", "PBEM_SMTP_HOST": "smtp.example.org"}
+    settings = load_config(game, None, env)
+    assert settings.imap.port == 143 and settings.smtp.port == 587 and settings.imap.tls == "starttls"
