@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import imaplib
 import json
+import re
 import shutil
 import socket
 import ssl
@@ -270,9 +271,50 @@ def test_mail_settings_stay_out_of_the_game_folder(game: Path, tmp_path: Path) -
     with pytest.raises(InputError, match="may not lie in the game folder"):
         load_config(game, inside)
     outside = tmp_path / "mail.yaml"
-    outside.write_text("imap: {host: imap.example.org, user: mo, password: x, tls: plain}\nsmtp: {host: s.example.org}\n")
+    outside.write_text("imap: {host: imap.example.org, user: mo, password: x, tls: plain}\n"
+                       "smtp: {host: s.example.org}\n")
     with pytest.raises(InputError, match="plain sends the password in the clear"):
         load_config(game, outside)
     env = {"PBEM_IMAP_HOST": "imap.example.org", "PBEM_IMAP_USER": "mo", "PBEM_SMTP_HOST": "smtp.example.org"}
     settings = load_config(game, None, env)
     assert settings.imap.port == 143 and settings.smtp.port == 587 and settings.imap.tls == "starttls"
+
+
+def test_each_player_gets_their_own_private_report_and_never_another(tmp_path: Path, config: MailConfig,
+                                                                     mailboxes: Mailboxes) -> None:
+    """Undaunted's bids by mail: both sides' orders in one pass, one exchange, and each side's mail
+    carries its own private report only."""
+    folder = tmp_path / "undaunted"
+    shutil.copytree(EXAMPLES / "undaunted-stalingrad", folder)
+    ledger = [json.loads(line) for line in (folder / "ledger.jsonl").read_text().splitlines()]
+    last = ledger[-1]
+    shutil.rmtree(folder / last["output"])
+    (folder / last["turn_file"]).unlink()
+    (folder / "ledger.jsonl").write_text("".join(json.dumps(e, separators=(",", ":")) + "\n" for e in ledger[:-1]))
+    (folder / "players.yaml").write_text(
+        f"moderator: {{name: Mo, address: {MODERATOR}}}\nplayers:\n"
+        f"  - {{name: Marie, address: marie@example.org, roles: [soviet], "
+        f"password: 'sha256:{SALT}:{password_hash(SALT, 'marie-pw')}'}}\n"
+        f"  - {{name: Frantisek, address: frantisek@example.org, roles: [german], "
+        f"password: 'sha256:{SALT}:{password_hash(SALT, 'frantisek-pw')}'}}\n")
+    name = Path(last["turn_file"]).stem
+    for side, player in (("soviet", "marie"), ("german", "frantisek")):
+        orders = (EXAMPLES / "undaunted-stalingrad" / "orders" / f"{name}-{side}.yaml").read_text()
+        _deliver(config.imap, _orders_mail(side, orders, f"<{side}@x>", password=f"{player}-pw",
+                                           sender=f"{player}@example.org"))
+    _run(game=folder, config=config)
+    ours = json.loads((folder / "ledger.jsonl").read_text().splitlines()[-1])
+    assert ours["state_sha256"] == last["state_sha256"]
+    for player, own, other in (("marie", "soviet", "german"), ("frantisek", "german", "soviet")):
+        report = next(m for m in mailboxes.of(f"{player}@example.org") if m["Subject"].startswith("R1 "))
+        names = {part.get_filename() for part in report.iter_attachments()}
+        assert {f"report-{own}.html", f"report-{own}.md"} <= names
+        assert not any(other in n for n in names)
+        hidden = set(yaml_ids(folder / ours["output"] / "state.yaml", other))
+        assert hidden and not hidden & set(re.findall(r"[SN]-[PZVR]-\d{3}", report.as_string()))
+
+
+def yaml_ids(state: Path, side: str) -> list[str]:
+    import yaml
+    zones = yaml.safe_load(state.read_text())["sides"][side]
+    return [c for zone in ("hand", "deck", "discard", "casualties") for c in zones[zone]]

@@ -21,12 +21,13 @@ import ssl
 from datetime import datetime, timedelta
 from email import policy
 from email.parser import BytesParser
+from email.utils import parseaddr
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from pbem.core.errors import InputError
+from pbem.core.errors import InputError, Problem, display_path
 from pbem.core.folder import private_reports
 from pbem.core.moderator import Position, current, latest_valid, play_turn, receive, write_next_turn
 from pbem.core.players import PLAYERS_FILE, Player, Players, read_players
@@ -35,6 +36,8 @@ from pbem.mail.config import MailConfig, Server
 from pbem.mail.messages import Incoming, outgoing, read_incoming
 
 MAIL_DIR = "mail"
+UNFOLDED = policy.SMTP.clone(max_line_length=998)
+"""Headers on one line (a folded subject reads with a leading blank in some clients)."""
 FORUM_MAP_BYTES = 300_000
 SIZE = re.compile(rb"RFC822\.SIZE (\d+)")
 
@@ -83,7 +86,7 @@ class Mailroom:
         if any(p.name.endswith(f"-{digest}.eml") for p in known):
             return
         # numbered, so that mails go out in the order they were written
-        _write(self.root / "outbox" / f"{len(known) + 1:06d}-{digest}.eml", bytes(message))
+        _write(self.root / "outbox" / f"{len(known) + 1:06d}-{digest}.eml", message.as_bytes(policy=UNFOLDED))
 
     def flush(self, server: Server) -> None:
         """Send what waits in the outbox; a mail moves to sent/ only once the server took it, so a
@@ -93,8 +96,9 @@ class Mailroom:
             return
         with _smtp(server) as smtp:
             for path in waiting:
-                message = BytesParser(policy=policy.default).parsebytes(path.read_bytes())
-                smtp.send_message(message)
+                raw = path.read_bytes()
+                message = BytesParser(policy=policy.default).parsebytes(raw, headersonly=True)
+                smtp.sendmail(parseaddr(str(message["From"]))[1], [parseaddr(str(message["To"]))[1]], raw)
                 (self.root / "sent").mkdir(exist_ok=True)
                 os.replace(path, self.root / "sent" / path.name)
                 self.log(f"sent to {message['To']}: {message['Subject']}")
@@ -172,8 +176,7 @@ def run_pass(game: Path, config: MailConfig, now: datetime, render) -> list[str]
     return room.lines
 
 
-def _problem(path: Path, text: str):
-    from pbem.core.errors import Problem, display_path
+def _problem(path: Path, text: str) -> Problem:
     return Problem(display_path(path), None, "", text, "see docs/moderating.md")
 
 
@@ -188,7 +191,6 @@ def _reply(room: Mailroom, players: Players, player: Player, incoming: Incoming,
 
 
 def _too_big(message_id: str, sender: str, size: int, config: MailConfig, players: Players, room: Mailroom) -> None:
-    from email.utils import parseaddr
     player = players.by_address(parseaddr(sender)[1])
     room.log(f"{message_id} from {sender}: {size} bytes, over the limit of {config.max_message_bytes}: not read")
     if player is not None:
@@ -271,8 +273,8 @@ def _announce_players(game: Path, players: Players, room: Mailroom) -> None:
             f"Orders are due {policy.hours} hours after each report (counting {', '.join(policy.weekdays)}), "
             f"with {policy.grace_hours} hours of grace; missing orders: {players.missing_orders}.\n")
     for player in players.players:
-        room.queue(f"players|{digest}|{player.address}", outgoing(
-            _sender(players), player.address, "The players of the game", text, key=f"players|{digest}|{player.address}"))
+        key = f"players|{digest}|{player.address}"
+        room.queue(key, outgoing(_sender(players), player.address, "The players of the game", text, key=key))
 
 
 def _advance(game: Path, players: Players, room: Mailroom, render) -> None:
