@@ -258,10 +258,20 @@ def _handle(incoming: Incoming, players: Players, position: Position, room: Mail
     room.record(incoming.message_id, sender=incoming.sender, outcome="stored", stored=where, valid=not problems)
 
 
+def _compact(data: Any) -> Any:
+    """The canonical orders without the fields left empty, as a player reads them back."""
+    if isinstance(data, dict):
+        kept = {k: _compact(v) for k, v in data.items()}
+        return {k: v for k, v in kept.items() if v not in (None, [], {})}
+    if isinstance(data, list):
+        return [_compact(v) for v in data]
+    return data
+
+
 def _understood(position: Position, role: str, text: str) -> str:
     doc = parse_document(text, "orders")
     decided = position.ruleset.decisions(position.state, {role: doc}, {})
-    return yaml.safe_dump(decided, sort_keys=False, allow_unicode=True, width=100)
+    return yaml.safe_dump(_compact(decided), sort_keys=False, allow_unicode=True, width=100)
 
 
 def _announce_players(game: Path, players: Players, room: Mailroom) -> None:
