@@ -360,6 +360,8 @@ def status(folder: Path = typer.Argument(..., help="The game folder."),
             typer.echo(f"    newest version: {problem}")
     if not facts["awaiting"]:
         typer.echo("  the game is over: nobody is awaited")
+    if facts["deadline"]:
+        typer.echo(f"  orders due {facts['deadline']}")
     for line in facts["brief"]:
         typer.echo(f"  {line}")
 

@@ -21,7 +21,9 @@ from pathlib import Path
 import pytest
 import trustme
 from aiosmtpd.controller import Controller
+from typer.testing import CliRunner
 
+from pbem.cli import app
 from pbem.core.players import password_hash
 from pbem.mail.config import MailConfig, Server, load_config
 from pbem.mail.loop import run_pass
@@ -255,6 +257,8 @@ def test_reminders_lateness_and_the_deadline(game: Path, config: MailConfig, mai
     _run(game, config, "2026-11-24T12:00")  # not again
     reminders = [m for m in mailboxes.of("ussr@example.org") if m["Subject"].startswith("Reminder")]
     assert len(reminders) == 1 and "due Wed 25 Nov 10:00 UTC" in reminders[0]["Subject"]
+    status = CliRunner().invoke(app, ["status", str(game)]).stdout
+    assert "orders due Wed 25 Nov 2026 10:00 UTC (then 6 h of grace; missing orders: standing)" in status
     _run(game, config, "2026-11-25T11:00")  # past the deadline: a lateness notice
     assert any(m["Subject"].startswith("Late: orders for ussr") for m in mailboxes.of("ussr@example.org"))
     assert not (game / "ledger.jsonl").exists()

@@ -240,4 +240,22 @@ def status(position: Position) -> dict[str, Any]:
     return {"game": position.state["game"], "ruleset": position.ruleset.id, "name": position.ruleset.name,
             "turn": position.turn, "round": position.state["round"],
             "last": position.last["turn_file"] if position.last else None,
-            "awaiting": awaited, "brief": position.ruleset.brief(position.state)}
+            "awaiting": awaited, "deadline": _deadline(position), "brief": position.ruleset.brief(position.state)}
+
+
+def _deadline(position: Position) -> str | None:
+    """When the next turn's orders are due, for a game run by mail whose turn has begun."""
+    import json
+    from datetime import datetime
+
+    from pbem.core.players import read_players
+    clock = position.folder / "mail" / "turns.json"
+    players = read_players(position.folder, position.ruleset.powers)
+    if players is None or not clock.exists():
+        return None
+    started = json.loads(clock.read_text()).get(str(position.turn), {}).get("started")
+    if started is None:
+        return None
+    due = players.deadline.due(datetime.fromisoformat(started))
+    return f"{due:%a %d %b %Y %H:%M} UTC (then {players.deadline.grace_hours} h of grace; missing orders: " \
+           f"{players.missing_orders})"
