@@ -53,23 +53,45 @@ def certificates(tmp_path_factory):
     return folder
 
 
+class ImapServer:
+    """pymap on loopback with STARTTLS, in memory: stopping it loses its mails, as a crash would."""
+
+    def __init__(self, certificates: Path) -> None:
+        self.certificates, self.port, self.process = certificates, _free_port(), None
+        self.start()
+
+    def start(self) -> None:
+        pymap = Path(sys.executable).parent / "pymap"
+        self.process = subprocess.Popen(
+            [str(pymap), "--host", "127.0.0.1", "--port", str(self.port), "--cert", str(self.certificates / "cert.pem"),
+             "--key", str(self.certificates / "key.pem"), "dict", "--demo-user", MODERATOR,
+             "--demo-password", "imap-secret"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return
+            except OSError:
+                time.sleep(0.1)
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=10)
+
+    @property
+    def server(self) -> Server:
+        return Server("127.0.0.1", self.port, MODERATOR, "imap-secret", "starttls", str(self.certificates / "ca.pem"))
+
+
 @pytest.fixture
-def imap_server(certificates):
-    port = _free_port()
-    pymap = Path(sys.executable).parent / "pymap"
-    process = subprocess.Popen([str(pymap), "--host", "127.0.0.1", "--port", str(port),
-                                "--cert", str(certificates / "cert.pem"), "--key", str(certificates / "key.pem"),
-                                "dict", "--demo-user", MODERATOR, "--demo-password", "imap-secret"],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(100):
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            break
-        except OSError:
-            time.sleep(0.1)
-    yield Server("127.0.0.1", port, MODERATOR, "imap-secret", "starttls", str(certificates / "ca.pem"))
-    process.terminate()
-    process.wait(timeout=10)
+def imap(certificates):
+    running = ImapServer(certificates)
+    yield running
+    running.stop()
+
+
+@pytest.fixture
+def imap_server(imap) -> Server:
+    return imap.server
 
 
 class Mailboxes:
@@ -322,3 +344,38 @@ def yaml_ids(state: Path, side: str) -> list[str]:
     import yaml
     zones = yaml.safe_load(state.read_text())["sides"][side]
     return [c for zone in ("hand", "deck", "discard", "casualties") for c in zones[zone]]
+
+
+def test_an_imap_server_that_drops_the_connection_mid_pass_loses_nothing(game: Path, config: MailConfig, imap,
+                                                                           mailboxes: Mailboxes, monkeypatch) -> None:
+    import pbem.mail.loop as loop
+    orders = (EXAMPLES / "aa-revised" / "orders" / "01-ussr.yaml").read_text()
+    first = _orders_mail("ussr", orders.replace("infantry: 8", "infantry: 7"), "<first@x>")
+    second = _orders_mail("ussr", orders, "<second@x>")
+    _deliver(config.imap, first)
+    _deliver(config.imap, second)
+    read = loop.read_incoming
+
+    def crash_after_the_first(raw: bytes):
+        incoming = read(raw)
+        if incoming.message_id == "<second@x>":
+            imap.stop()  # the server goes away before the second mail is handled
+            raise ConnectionResetError("the IMAP server closed the connection")
+        return incoming
+
+    monkeypatch.setattr(loop, "read_incoming", crash_after_the_first)
+    with pytest.raises(ConnectionResetError):
+        _run(game, config)
+    monkeypatch.setattr(loop, "read_incoming", read)
+    journal = (game / "mail" / "handled.jsonl").read_text().splitlines()
+    assert [json.loads(line)["message_id"] for line in journal] == ["<first@x>"]
+    imap.start()  # back, with both mails still to be fetched (a real server keeps them)
+    _deliver(config.imap, first)
+    _deliver(config.imap, second)
+    _run(game, config)
+    replies = [m["In-Reply-To"] for m in mailboxes.of("ussr@example.org") if m["In-Reply-To"]]
+    assert sorted(replies) == ["<first@x>", "<second@x>"]  # each answered once
+    assert sorted(p.name for p in (game / "inbox" / "turn-01").iterdir()) == ["ussr.001.yaml", "ussr.002.yaml"]
+    entry = json.loads((game / "ledger.jsonl").read_text().splitlines()[-1])
+    example = json.loads((EXAMPLES / "aa-revised" / "ledger.jsonl").read_text().splitlines()[0])
+    assert entry["state_sha256"] == example["state_sha256"]  # the latest valid version was played
