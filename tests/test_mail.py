@@ -379,3 +379,19 @@ def test_an_imap_server_that_drops_the_connection_mid_pass_loses_nothing(game: P
     entry = json.loads((game / "ledger.jsonl").read_text().splitlines()[-1])
     example = json.loads((EXAMPLES / "aa-revised" / "ledger.jsonl").read_text().splitlines()[0])
     assert entry["state_sha256"] == example["state_sha256"]  # the latest valid version was played
+
+
+def test_pbem_mail_run_reads_its_settings_from_the_environment(game: Path, config: MailConfig,
+                                                               mailboxes: Mailboxes) -> None:
+    env = {"PBEM_IMAP_HOST": config.imap.host, "PBEM_IMAP_PORT": str(config.imap.port),
+           "PBEM_IMAP_USER": config.imap.user, "PBEM_IMAP_PASSWORD": config.imap.password,
+           "PBEM_IMAP_CA_FILE": config.imap.ca_file, "PBEM_SMTP_HOST": config.smtp.host,
+           "PBEM_SMTP_PORT": str(config.smtp.port), "PBEM_SMTP_CA_FILE": config.smtp.ca_file}
+    orders = (EXAMPLES / "aa-revised" / "orders" / "01-ussr.yaml").read_text()
+    _deliver(config.imap, _orders_mail("ussr", orders, "<cli@x>", attach=False))
+    result = CliRunner(env=env).invoke(app, ["mail", "run", str(game), "--now", START])
+    assert result.exit_code == 0, result.output
+    assert "game turn 1 played" in result.stdout
+    assert "imap-secret" not in result.output + (game / "mail" / "log.txt").read_text()
+    failed = CliRunner(env=env | {"PBEM_IMAP_PASSWORD": "wrong"}).invoke(app, ["mail", "run", str(game)])
+    assert failed.exit_code == 1 and "nothing is lost" in failed.output and "Traceback" not in failed.output
