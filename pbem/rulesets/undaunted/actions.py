@@ -65,7 +65,6 @@ def play_card(turn: Turn, side: str, play: dict[str, Any]) -> str:
         # a card that was never played stays a secret of the hand: only its owner hears why
         turn.log.add("play_failed", to=[side], side=side, card=play["card"], why=str(why))
         return "skipped"
-    turn.pushes = {f"{p['side']}:{p['unit']}": p["to"] for p in play.get("pushes") or []}
     try:
         return perform(turn, side, card_id, action, play)
     except Refused as why:
@@ -481,6 +480,9 @@ def combat(turn: Turn, side: str, card_id: str, action: Action, params: dict[str
     """A combat action against its target or, for an area action, each target in turn; True when
     any roll succeeded."""
     card = turn.card(card_id)
+    # the pushes belong to the combat action's own parameters, also inside a composite action,
+    # Inspire or Exertion
+    turn.pushes = {f"{p['side']}:{p['unit']}": p["to"] for p in params.get("pushes") or []}
     attacker = None
     if card.unit:
         attacker = {"unit": card.unit, "tile": turn.token(side, card.unit)["tile"]}
