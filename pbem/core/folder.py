@@ -5,6 +5,9 @@
     GAME/reveal.yaml        a game with hidden cards: the hidden key, published when the game ends
     GAME/start/state.yaml   the opening position
     GAME/turns/*.yaml       one turn file per turn played; each names its inputs and output folder
+    GAME/inbox/, standing/  orders received and standing orders (`pbem receive`, `pbem next`; moderator.py)
+    GAME/players.yaml       a game run by mail: who plays what, passwords (hashed), deadlines (players.py)
+    GAME/mail/              the mail loop's journal, clocks, outbox and log (pbem/mail/loop.py)
 """
 
 from __future__ import annotations
@@ -17,6 +20,9 @@ REVEAL_FILE = "reveal.yaml"
 STATE_FILE = "state.yaml"
 START_STATE = Path("start") / STATE_FILE
 TURNS_DIR = "turns"
+MAIL_DIR = "mail"
+TURN_CLOCKS = Path(MAIL_DIR) / "turns.json"
+"""A game run by mail: when each game turn began (its report was mailed), and the reminders sent."""
 EVENTS_FILE = "events.jsonl"
 REPORTS = ("report.md", "report.bbcode", "report.html")
 # Drawn by matplotlib, whose output may differ between the versions pbem allows: `verify` proves a

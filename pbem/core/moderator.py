@@ -21,7 +21,7 @@ from typing import Any
 
 from pbem.core.errors import InputError, Problem, display_path
 from pbem.core.files import inside_game
-from pbem.core.folder import GAME_FILE, START_STATE, STATE_FILE, TURNS_DIR, game_folder_of
+from pbem.core.folder import GAME_FILE, START_STATE, STATE_FILE, TURN_CLOCKS, TURNS_DIR, game_folder_of
 from pbem.core.game import ledger_entry, read_ledger, record_turn, seed_for_turn
 from pbem.core.ruleset import Ruleset
 from pbem.core.schemas import validate
@@ -249,7 +249,7 @@ def _deadline(position: Position) -> str | None:
     from datetime import datetime
 
     from pbem.core.players import read_players
-    clock = position.folder / "mail" / "turns.json"
+    clock = position.folder / TURN_CLOCKS
     players = read_players(position.folder, position.ruleset.powers)
     if players is None or not clock.exists():
         return None

@@ -28,14 +28,13 @@ from typing import Any
 import yaml
 
 from pbem.core.errors import InputError, Problem, display_path
-from pbem.core.folder import private_reports
+from pbem.core.folder import MAIL_DIR, TURN_CLOCKS, private_reports
 from pbem.core.moderator import Position, current, latest_valid, play_turn, receive, write_next_turn
 from pbem.core.players import PLAYERS_FILE, Player, Players, read_players
 from pbem.core.yamlio import parse_document
 from pbem.mail.config import MailConfig, Server
 from pbem.mail.messages import Incoming, outgoing, read_incoming
 
-MAIL_DIR = "mail"
 UNFOLDED = policy.SMTP.clone(max_line_length=998)
 """Headers on one line (a folded subject reads with a leading blank in some clients)."""
 FORUM_MAP_BYTES = 300_000
@@ -55,7 +54,7 @@ class Mailroom:
     def __init__(self, game: Path, now: datetime) -> None:
         self.root, self.now, self.lines = game / MAIL_DIR, now, []
         self.handled = self._journal()
-        path = self.root / "turns.json"
+        path = game / TURN_CLOCKS
         self.turns: dict[str, dict[str, Any]] = json.loads(path.read_text()) if path.exists() else {}
 
     def _journal(self) -> dict[str, dict[str, Any]]:
@@ -71,7 +70,7 @@ class Mailroom:
         _write(self.root / "handled.jsonl", text.encode())
 
     def save_turns(self) -> None:
-        _write(self.root / "turns.json", json.dumps(self.turns, indent=1, sort_keys=True).encode())
+        _write(self.root.parent / TURN_CLOCKS, json.dumps(self.turns, indent=1, sort_keys=True).encode())
 
     def log(self, line: str) -> None:
         self.lines.append(line)
