@@ -20,13 +20,13 @@ on to its successors with the "nothing happened" loop summed as a geometric seri
 
 from __future__ import annotations
 
-import heapq
 import math
 import random
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from .odds_sweep import Sweep, TooManySteps
 from .combat import (
     Battle, BattleOrders, BattleResult, CasualtyPolicy, Piece, Side, Target, Volley, aa_volley,
     attack_volleys, battle_winner, bombardment_volleys, casualty_policies, casualty_ranking, check_battle,
@@ -58,6 +58,9 @@ class Odds:
     ``retreats``: the attacker retreated units (in an amphibious land battle these may be the
     aircraft of a battle the land units then win). Expected survivors count the units that
     fought (not cargo), wherever they ended; expected IPC lost counts cargo too.
+    ``error_bound``: the probability the exact method dropped (cells below odds_sweep.DROP_BELOW);
+    each probability is at most this much too low, and the survivors and IPC figures shift by
+    at most this times the largest count or value. Zero for a simulation (its error is sampling).
     """
 
     attacker_wins: float
@@ -71,6 +74,7 @@ class Odds:
     stacks: tuple[Stack, ...]
     method: str
     runs: int | None = None
+    error_bound: float = 0.0
 
 
 def _binomial(n: int, p: float) -> list[float]:
@@ -301,6 +305,7 @@ class _Battle:
         self.att = _Side("attacker", battle.attackers, policies["attacker"])
         self.dfn = _Side("defender", battle.defenders, policies["defender"])
         self.last_bucket = max(2, orders.retreat.after_round or 1)
+        self.revised_steps = revised_steps(battle.rules)
         self.ends: list[tuple[str, int, int]] = []
         self._end_ids: dict[tuple[str, int, int], int] = {}
         self._step7: dict[tuple, int] = {}
@@ -392,20 +397,24 @@ class _Battle:
             a2 = att.leave(att.leave(a, seven.submerged["attacker"], SUBMERGED), seven.retreated, RETREATED)
             d2 = dfn.leave(d, seven.submerged["defender"], SUBMERGED)
             if seven.over:
-                end = (battle_winner(seven.attackers, seven.defenders), a2, d2)
-                if end not in self._end_ids:
-                    self._end_ids[end] = -1 - len(self.ends)
-                    self.ends.append(end)
-                self._step7[key] = self._end_ids[end]
+                self._step7[key] = self.end_code(a2, d2)
             else:
                 self._step7[key] = self.code(min(bucket + 1, self.last_bucket), a2, d2)
         return self._step7[key]
+
+    def end_code(self, a: int, d: int) -> int:
+        """The code of the end where the sides are left in states ``a`` and ``d``."""
+        end = (battle_winner(self.att.board[a], self.dfn.board[d]), a, d)
+        if end not in self._end_ids:
+            self._end_ids[end] = -1 - len(self.ends)
+            self.ends.append(end)
+        return self._end_ids[end]
 
     def round_from(self, state: int) -> list[tuple[float, dict[int, float], dict[int, float], bool]]:
         """The blocks of the round fought from ``state`` (see round_blocks); round 1 starts with
         AA fire and bombardment."""
         bucket, a, d = self.decode(state)
-        if not revised_steps(self.battle.rules):
+        if not self.revised_steps:
             return self.step_blocks(a, d, bucket == 1)
         starts = self.opening(a, d) if bucket == 1 else [(a, d, 1.0)]
         return [(w * weight, results_a, results_d, alone) for a0, d0, w in starts
@@ -513,67 +522,21 @@ class _Battle:
             nxt = self.step7(a1, d1, bucket, alone, True)
         return nxt
 
-    def run(self, max_work: int | None = None) -> tuple[dict[int, float], float]:
-        """Spread the probability from the start to the ends; returns P(end) and E[rounds].
+    def run(self, max_work: int | None = None) -> tuple[dict[int, float], float, float]:
+        """Spread the probability from the start to the ends (odds_sweep.Sweep); returns P(end),
+        E[rounds] and the probability dropped on the way (the error bound of every figure).
 
-        Each state or end has a one-element list holding the probability of reaching it; the
-        cells of a round's results are cached per (attacker result, bucket, lone transports) and
-        defender result, so a pair of results costs one lookup. The round that changes nothing
-        adds to the cell of the state being processed, which has been read already: that loop is
-        accounted for by dividing by (1 - stay) instead.
-
-        ``max_work`` bounds the pairs of round results handled (the time taken grows with them,
-        much faster than with the number of units): past it, :class:`BattleTooLarge` is raised.
+        ``max_work`` bounds the cells computed (the time taken grows with them): past it,
+        :class:`BattleTooLarge` is raised.
         """
         if self.retreat_below is not None:
             self.value(self.start)
-        cells: dict[int, list[float]] = {self.start: [1.0]}
-        levels: dict[tuple[int, int], list[int]] = {(1, 0): [self.start]}
-        order = [(1, 0)]
-        rows: dict[tuple[int, int, bool], dict[int, list[float]]] = {}
-        att_slots, dfn_slots = self.att.slots, self.dfn.slots
-
-        def cell_of(a1: int, d1: int, bucket: int, alone: bool) -> list[float]:
-            nxt = self.advance(a1, d1, bucket, alone)
-            cell = cells.get(nxt)
-            if cell is None:
-                cell = cells[nxt] = [0.0]
-                if nxt >= 0:
-                    nb, na, nd = self.decode(nxt)
-                    level = (nb, -(att_slots[na] + dfn_slots[nd]))
-                    if level not in levels:
-                        levels[level] = []
-                        heapq.heappush(order, level)
-                    levels[level].append(nxt)
-            return cell
-
-        rounds, work = 0.0, 0
-        while order:
-            for state in levels.pop(heapq.heappop(order)):
-                bucket, a, d = self.decode(state)
-                blocks = self.round_from(state)
-                stay = 0.0
-                if bucket == self.last_bucket:
-                    stay = sum(w * ra.get(a, 0.0) * rd.get(d, 0.0) for w, ra, rd, alone in blocks
-                               if self.advance(a, d, bucket, alone) == state)
-                visits = cells[state][0] / (1 - stay)
-                rounds += visits
-                for w, ra, rd, alone in blocks:
-                    results_d = list(rd.items())
-                    work += len(ra) * len(results_d)
-                    if max_work is not None and work > max_work:
-                        raise BattleTooLarge(f"the exact odds need more than {max_work:,} steps")
-                    for a1, p in ra.items():
-                        row = rows.get((a1, bucket, alone))
-                        if row is None:
-                            row = rows[(a1, bucket, alone)] = {}
-                        vp = visits * w * p
-                        for d1, q in results_d:
-                            cell = row.get(d1)
-                            if cell is None:
-                                cell = row[d1] = cell_of(a1, d1, bucket, alone)
-                            cell[0] += vp * q
-        return {code: cell[0] for code, cell in cells.items() if code < 0}, rounds
+        sweep = Sweep(self, max_work)
+        try:
+            ends, rounds = sweep.run()
+        except TooManySteps as too_many:
+            raise BattleTooLarge(str(too_many)) from None
+        return ends, rounds, sweep.dropped
 
 
 # --- results --------------------------------------------------------------------------------------
@@ -612,14 +575,15 @@ class _Tally:
                tuple(count_units(rules, left["defender"]).items()))
         self.stacks[key] += p
 
-    def odds(self, rounds: float, top: int, method: str, runs: int | None = None, total: float = 1.0) -> Odds:
+    def odds(self, rounds: float, top: int, method: str, runs: int | None = None, total: float = 1.0,
+             error_bound: float = 0.0) -> Odds:
         stacks = tuple(Stack(p / total, w, dict(a), dict(d)) for (w, a, d), p in
                        sorted(self.stacks.items(), key=lambda item: -item[1])[:top])
         return Odds(
             self.p["attacker"] / total, self.p["captures"] / total, self.p["defender"] / total,
             self.p["none"] / total, self.p["retreats"] / total, rounds,
             {side: {u: n / total for u, n in self.survivors[side].items()} for side in self.survivors},
-            {side: self.lost[side] / total for side in ("attacker", "defender")}, stacks, method, runs)
+            {side: self.lost[side] / total for side in ("attacker", "defender")}, stacks, method, runs, error_bound)
 
 
 @dataclass(frozen=True)
@@ -637,12 +601,13 @@ class _End:
 
 
 def _solve(battle: Battle, orders: BattleOrders, retreat_below: float | None,
-           max_work: int | None) -> tuple[list[_End], float]:
-    """Every end of ``battle`` with its exact probability, and the expected number of rounds."""
+           max_work: int | None) -> tuple[list[_End], float, float]:
+    """Every end of ``battle`` with its exact probability, the expected number of rounds, and the
+    probability dropped (see odds_sweep)."""
     check_battle(battle)
     check_covered(battle)
     chain = _Battle(battle, orders, retreat_below)
-    ends, rounds = chain.run(max_work)
+    ends, rounds, dropped = chain.run(max_work)
     found = []
     for end, p in ends.items():
         winner, a, d = chain.ends[-1 - end]
@@ -650,7 +615,7 @@ def _solve(battle: Battle, orders: BattleOrders, retreat_below: float | None,
         found.append(_End(p, winner, chain.att.board[a], [q for q, place in away_a if place == RETREATED],
                           [q for q, place in away_a if place == SUBMERGED], chain.dfn.board[d],
                           [q for q, _ in chain.dfn.away[d]]))
-    return found, rounds
+    return found, rounds, dropped
 
 
 def battle_odds(battle: Battle, orders: BattleOrders | None = None, *, retreat_below: float | None = None,
@@ -661,12 +626,12 @@ def battle_odds(battle: Battle, orders: BattleOrders | None = None, *, retreat_b
     whenever its chance of winning from there on (under the same rules) is below this bound.
     ``top``: how many of the most likely end stacks to list.
     """
-    ends, rounds = _solve(battle, orders or BattleOrders(), retreat_below, None)
+    ends, rounds, dropped = _solve(battle, orders or BattleOrders(), retreat_below, None)
     tally = _Tally(battle)
     for e in ends:
         tally.add(e.probability, e.winner, e.attackers, e.retreated, e.submerged_attackers, e.defenders,
                   e.submerged_defenders)
-    return tally.odds(rounds, top, "exact")
+    return tally.odds(rounds, top, "exact", error_bound=dropped)
 
 
 # --- how lucky a battle was -------------------------------------------------------------------------
@@ -693,12 +658,14 @@ class Luck:
     ``this_good_or_better``: the probability of the ends whose :func:`outcome_rank` is at least
     that of the actual end (ties count), so the attacker's best end scores its own probability
     and its worst end scores 1. Small means the attacker was lucky, large that it was unlucky.
+    ``error_bound``: as :attr:`Odds.error_bound`.
     """
 
     attacker_wins: float
     draw: float
     defender_holds: float
     this_good_or_better: float
+    error_bound: float = 0.0
 
 
 def battle_luck(battle: Battle, orders: BattleOrders, result: BattleResult, *,
@@ -708,7 +675,7 @@ def battle_luck(battle: Battle, orders: BattleOrders, result: BattleResult, *,
 
     ``max_work``: see :meth:`_Battle.run`; raises :class:`BattleTooLarge` past it.
     """
-    ends, _ = _solve(battle, orders, None, max_work)
+    ends, _, dropped = _solve(battle, orders, None, max_work)
     actual = outcome_rank(battle, result.winner, [*result.attackers, *result.retreated_pieces, *result.submerged["attacker"]],
                           [*result.defenders, *result.submerged["defender"]])
     chance: Counter[str] = Counter()
@@ -718,7 +685,7 @@ def battle_luck(battle: Battle, orders: BattleOrders, result: BattleResult, *,
         if outcome_rank(battle, e.winner, [*e.attackers, *e.retreated, *e.submerged_attackers],
                         [*e.defenders, *e.submerged_defenders]) >= actual:
             as_good += e.probability
-    return Luck(chance["attacker"], chance["none"], chance["defender"], min(as_good, 1.0))
+    return Luck(chance["attacker"], chance["none"], chance["defender"], min(as_good, 1.0), dropped)
 
 
 def simulate(battle: Battle, orders: BattleOrders | None = None, n: int = 10_000, seed: int = 0,
