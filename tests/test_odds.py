@@ -236,10 +236,37 @@ EUROPE_MEDIUM = {
 }
 
 
-@pytest.mark.parametrize("name", [*MEDIUM, *EUROPE_MEDIUM])
+def side(rules: combat.CombatRules, power: str, mix: dict[str, int], n: int, first_id: int) -> list[Piece]:
+    """``n`` units of ``power`` in the proportions of ``mix`` (the rounding goes to its first type)."""
+    counts = {unit: k * n // sum(mix.values()) for unit, k in mix.items()}
+    counts[next(iter(mix))] += n - sum(counts.values())
+    return make_pieces(rules, {power: counts}, first_id)
+
+
+def large(rules: combat.CombatRules, kind: str, attack: dict, defence: dict, n: int, **kw) -> combat.Battle:
+    return combat.Battle("b1", "X", kind, "germany", side(rules, "germany", attack, n, 1),
+                         side(rules, "uk", defence, n, 10_000), rules=rules, **kw)
+
+
+LAND_ATTACK = {"infantry": 6, "artillery": 3, "tank": 3}
+LAND_DEFENCE = {"infantry": 8, "artillery": 2, "tank": 2}
+AIR_ATTACK = {"infantry": 5, "artillery": 2, "tank": 3, "fighter": 2}
+SEA_ATTACK = {"submarine": 3, "destroyer": 3, "carrier": 1, "battleship": 1, "transport": 1, "fighter": 3}
+SEA_DEFENCE = {"submarine": 2, "destroyer": 3, "carrier": 2, "battleship": 1, "transport": 1, "fighter": 3}
+LARGE = {  # beyond what the engine before issue 13 could do in a turn (about 57 units a side)
+    "land 80 a side": (large(RULES, "land", LAND_ATTACK, LAND_DEFENCE, 80), BattleOrders()),
+    "land and air 60 a side, AA gun": (large(RULES, "land", AIR_ATTACK, LAND_DEFENCE, 60, aa_gun="uk"), BattleOrders()),
+    "sea 40 a side, every kind of ship": (large(RULES, "sea", SEA_ATTACK, SEA_DEFENCE, 40), BattleOrders()),
+    "europe: land and air 60 a side, retreat after round 3": (
+        large(EUROPE, "land", AIR_ATTACK, LAND_DEFENCE, 60, aa_gun="uk", aa_casualties="attacker_chooses"),
+        BattleOrders(retreat=RetreatRule(after_round=3))),
+}
+
+
+@pytest.mark.parametrize("name", [*MEDIUM, *EUROPE_MEDIUM, *LARGE])
 def test_exact_odds_agree_with_simulation(name: str) -> None:
-    b, orders = MEDIUM[name] if name in MEDIUM else EUROPE_MEDIUM[name]
-    n = 4000
+    b, orders = {**MEDIUM, **EUROPE_MEDIUM, **LARGE}[name]
+    n = 1200 if name in LARGE else 4000
     exact, sim = battle_odds(b, orders), simulate(b, orders, n, seed=20240)
     for field in ("attacker_wins", "defender_holds", "draw", "retreats", "captures"):
         p, q = getattr(exact, field), getattr(sim, field)

@@ -668,6 +668,13 @@ class StepSeven:
     """Stranded fighters that could not follow the retreat."""
 
 
+def _others(pieces: Sequence[Piece], leaving: Iterable[Piece]) -> list[Piece]:
+    """``pieces`` without ``leaving`` (by id: a side's pieces have distinct ids, and comparing
+    whole pieces costs a battle of hundreds of units more than its dice)."""
+    gone = {p.id for p in leaving}
+    return [p for p in pieces if p.id not in gone]
+
+
 def press_or_retreat(battle: Battle, orders: BattleOrders, attackers: Sequence[Piece],
                      defenders: Sequence[Piece], round_: int, lone_transports_fired_at: bool,
                      force_retreat: bool = False, bystanders: Sequence[Piece] = ()) -> StepSeven:
@@ -688,13 +695,12 @@ def press_or_retreat(battle: Battle, orders: BattleOrders, attackers: Sequence[P
         down_a = submerging(battle, orders, "attacker", attackers, defenders)
         down_d = submerging(battle, orders, "defender", defenders, attackers)
         submerged = {"attacker": tuple(down_a), "defender": tuple(down_d)}
-        attackers = [p for p in attackers if p not in down_a]
-        defenders = [p for p in defenders if p not in down_d]
+        attackers, defenders = _others(attackers, down_a), _others(defenders, down_d)
     if attackers and defenders and (force_retreat or retreat_due(battle, orders.retreat, attackers,
                                                                  defenders, round_)):
         if lone_transports_fired_at or not transports_only(attackers):
             retreated = tuple(retreating(battle, attackers))
-            attackers = [p for p in attackers if p not in retreated]
+            attackers = _others(attackers, retreated)
             lost = tuple(p for p in retreated if p.id in battle.stranded)
             retreated = tuple(p for p in retreated if p not in lost)
             # Submarines left behind by the retreat submerge instead, unless an enemy destroyer
@@ -702,7 +708,7 @@ def press_or_retreat(battle: Battle, orders: BattleOrders, attackers: Sequence[P
             staying = [p for p in attackers if p.type == "submarine" and (
                 battle.rules.submerge_instead_of_firing or not has_destroyer(defenders))]
             submerged["attacker"] += tuple(staying)
-            attackers = [p for p in attackers if p not in staying]
+            attackers = _others(attackers, staying)
     over = (not attackers or not defenders
             or not (can_hurt(battle, attackers, "attacker", defenders, bystanders)
                     or can_hurt(battle, defenders, "defender", [*attackers, *bystanders])))

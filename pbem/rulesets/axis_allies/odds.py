@@ -20,13 +20,16 @@ on to its successors with the "nothing happened" loop summed as a geometric seri
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from .odds_sweep import Sweep, TooManySteps
+import numpy as np
+
+from .odds_sweep import BOARD, RETREATED, SUBMERGED, Sweep, TooManySteps
 from .combat import (
     Battle, BattleOrders, BattleResult, CasualtyPolicy, Piece, Side, Target, Volley, aa_volley,
     attack_volleys, battle_winner, bombardment_volleys, casualty_policies, casualty_ranking, check_battle,
@@ -34,7 +37,6 @@ from .combat import (
     resolve_battle, submarine_volleys, take_casualties, takes_territory, transports_only,
 )
 
-BOARD, SUBMERGED, RETREATED = "board", "submerged", "retreated"
 
 
 @dataclass(frozen=True)
@@ -77,31 +79,26 @@ class Odds:
     error_bound: float = 0.0
 
 
-def _binomial(n: int, p: float) -> list[float]:
+@functools.lru_cache(maxsize=4096)
+def _binomial(n: int, p: float) -> np.ndarray:
     """P(k of n dice hit) for k = 0..n, each die hitting with probability p."""
     try:
-        return [math.comb(n, k) * p ** k * (1 - p) ** (n - k) for k in range(n + 1)]
+        return np.array([math.comb(n, k) * p ** k * (1 - p) ** (n - k) for k in range(n + 1)])
     except OverflowError:
         pass  # past about 1,020 dice some comb(n, k) exceeds the largest float: add logarithms instead
     if p in (0.0, 1.0):
-        return [float(k == n * p) for k in range(n + 1)]
+        return np.array([float(k == n * p) for k in range(n + 1)])
     log_p, log_q, log_n = math.log(p), math.log1p(-p), math.lgamma(n + 1)
-    return [math.exp(log_n - math.lgamma(k + 1) - math.lgamma(n - k + 1) + k * log_p + (n - k) * log_q)
-            for k in range(n + 1)]
+    return np.array([math.exp(log_n - math.lgamma(k + 1) - math.lgamma(n - k + 1) + k * log_p + (n - k) * log_q)
+                     for k in range(n + 1)])
 
 
 def hit_distribution(volleys: Iterable[Volley]) -> list[float]:
     """P(k hits) for k = 0..dice: the convolution of every die's Bernoulli(value/6)."""
-    dist = [1.0]
+    dist = np.ones(1)
     for volley in volleys:
-        p = volley.value / 6
-        binomial = _binomial(volley.dice, p)
-        out = [0.0] * (len(dist) + volley.dice)
-        for i, a in enumerate(dist):
-            for k, b in enumerate(binomial):
-                out[i + k] += a * b
-        dist = out
-    return dist
+        dist = np.convolve(dist, _binomial(volley.dice, volley.value / 6))
+    return dist.tolist()
 
 
 # --- the units of one side ------------------------------------------------------------------------
@@ -546,6 +543,24 @@ def _value_of(battle: Battle, pieces: Iterable[Piece]) -> int:
     return sum(battle.rules.units[q.type].cost for p in pieces for q in (p, *p.cargo))
 
 
+@dataclass(frozen=True)
+class _Left:
+    """What one side has left at an end: units by type (retreated and submerged ones too, cargo
+    not), their IPC value (cargo too), whether a unit on the board can take a territory, and
+    whether some retreated."""
+
+    units: tuple[tuple[str, int], ...]
+    value: int
+    captures: bool
+    retreated: bool
+
+
+def _left(battle: Battle, on_board: Sequence[Piece], retreated: Sequence[Piece], away: Sequence[Piece]) -> _Left:
+    left = [*on_board, *retreated, *away]
+    return _Left(tuple(count_units(battle.rules, left).items()), _value_of(battle, left),
+                 takes_territory(battle, on_board), bool(retreated))
+
+
 class _Tally:
     """Accumulates weighted outcomes into an :class:`Odds`."""
 
@@ -558,22 +573,17 @@ class _Tally:
         self.lost: Counter[str] = Counter()
         self.stacks: Counter[tuple] = Counter()
 
-    def add(self, p: float, winner: str, attackers: Sequence[Piece], retreated: Sequence[Piece],
-            away_a: Sequence[Piece], defenders: Sequence[Piece], away_d: Sequence[Piece]) -> None:
-        left = {"attacker": [*attackers, *retreated, *away_a], "defender": [*defenders, *away_d]}
+    def add(self, p: float, winner: str, attackers: _Left, defenders: _Left) -> None:
         self.p[winner] += p
-        if winner == "attacker" and takes_territory(self.battle, attackers):
+        if winner == "attacker" and attackers.captures:
             self.p["captures"] += p
-        if retreated:
+        if attackers.retreated:
             self.p["retreats"] += p
-        for side, pieces in left.items():
-            for unit, n in count_units(self.battle.rules, pieces).items():
+        for side, left in (("attacker", attackers), ("defender", defenders)):
+            for unit, n in left.units:
                 self.survivors[side][unit] += p * n
-            self.lost[side] += p * (self.start_value[side] - _value_of(self.battle, pieces))
-        rules = self.battle.rules
-        key = (winner, tuple(count_units(rules, left["attacker"]).items()),
-               tuple(count_units(rules, left["defender"]).items()))
-        self.stacks[key] += p
+            self.lost[side] += p * (self.start_value[side] - left.value)
+        self.stacks[(winner, attackers.units, defenders.units)] += p
 
     def odds(self, rounds: float, top: int, method: str, runs: int | None = None, total: float = 1.0,
              error_bound: float = 0.0) -> Odds:
@@ -586,35 +596,26 @@ class _Tally:
             {side: self.lost[side] / total for side in ("attacker", "defender")}, stacks, method, runs, error_bound)
 
 
-@dataclass(frozen=True)
-class _End:
-    """One end of the battle with its probability, as pieces: the attackers on the board,
-    retreated and submerged, the defenders on the board and submerged."""
-
-    probability: float
-    winner: str
-    attackers: Sequence[Piece]
-    retreated: Sequence[Piece]
-    submerged_attackers: Sequence[Piece]
-    defenders: Sequence[Piece]
-    submerged_defenders: Sequence[Piece]
-
-
 def _solve(battle: Battle, orders: BattleOrders, retreat_below: float | None,
-           max_work: int | None) -> tuple[list[_End], float, float]:
-    """Every end of ``battle`` with its exact probability, the expected number of rounds, and the
-    probability dropped (see odds_sweep)."""
+           max_work: int | None) -> tuple[list[tuple[float, str, _Left, _Left]], float, float]:
+    """Every end of ``battle`` with its exact probability (probability, winner, what each side
+    has left), the expected number of rounds, and the probability dropped (see odds_sweep)."""
     check_battle(battle)
     check_covered(battle)
     chain = _Battle(battle, orders, retreat_below)
     ends, rounds, dropped = chain.run(max_work)
+    att_left: dict[int, _Left] = {}
+    dfn_left: dict[int, _Left] = {}
     found = []
     for end, p in ends.items():
         winner, a, d = chain.ends[-1 - end]
-        away_a = chain.att.away[a]
-        found.append(_End(p, winner, chain.att.board[a], [q for q, place in away_a if place == RETREATED],
-                          [q for q, place in away_a if place == SUBMERGED], chain.dfn.board[d],
-                          [q for q, _ in chain.dfn.away[d]]))
+        if a not in att_left:
+            away = chain.att.away[a]
+            att_left[a] = _left(battle, chain.att.board[a], [q for q, place in away if place == RETREATED],
+                                [q for q, place in away if place == SUBMERGED])
+        if d not in dfn_left:
+            dfn_left[d] = _left(battle, chain.dfn.board[d], (), [q for q, _ in chain.dfn.away[d]])
+        found.append((p, winner, att_left[a], dfn_left[d]))
     return found, rounds, dropped
 
 
@@ -628,9 +629,8 @@ def battle_odds(battle: Battle, orders: BattleOrders | None = None, *, retreat_b
     """
     ends, rounds, dropped = _solve(battle, orders or BattleOrders(), retreat_below, None)
     tally = _Tally(battle)
-    for e in ends:
-        tally.add(e.probability, e.winner, e.attackers, e.retreated, e.submerged_attackers, e.defenders,
-                  e.submerged_defenders)
+    for end in ends:
+        tally.add(*end)
     return tally.odds(rounds, top, "exact", error_bound=dropped)
 
 
@@ -680,11 +680,10 @@ def battle_luck(battle: Battle, orders: BattleOrders, result: BattleResult, *,
                           [*result.defenders, *result.submerged["defender"]])
     chance: Counter[str] = Counter()
     as_good = 0.0
-    for e in ends:
-        chance[e.winner] += e.probability
-        if outcome_rank(battle, e.winner, [*e.attackers, *e.retreated, *e.submerged_attackers],
-                        [*e.defenders, *e.submerged_defenders]) >= actual:
-            as_good += e.probability
+    for p, winner, attackers, defenders in ends:
+        chance[winner] += p
+        if (WINNER_RANK[winner], attackers.value - defenders.value) >= actual:
+            as_good += p
     return Luck(chance["attacker"], chance["none"], chance["defender"], min(as_good, 1.0), dropped)
 
 
@@ -702,6 +701,6 @@ def simulate(battle: Battle, orders: BattleOrders | None = None, n: int = 10_000
     for _ in range(n):
         result = resolve_battle(battle, orders, roll)
         rounds += result.rounds
-        tally.add(1.0, result.winner, result.attackers, result.retreated_pieces, result.submerged["attacker"],
-                  result.defenders, result.submerged["defender"])
+        tally.add(1.0, result.winner, _left(battle, result.attackers, result.retreated_pieces, result.submerged["attacker"]),
+                  _left(battle, result.defenders, (), result.submerged["defender"]))
     return tally.odds(rounds / n, top, "simulation", n, float(n))

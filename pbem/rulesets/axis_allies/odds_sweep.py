@@ -34,10 +34,15 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .combat import air_target, can_fire, diving, firepower, attack_volleys, defence_volleys, submarine_volleys
+from .combat import (
+    RetreatRule, air_target, attack_volleys, can_fire, defence_volleys, diving, firepower, retreating,
+    submarine_volleys,
+)
 
 if TYPE_CHECKING:
     from .odds import _Battle, _Side
+
+BOARD, SUBMERGED, RETREATED = "board", "submerged", "retreated"  # the places of a unit in odds._Side
 
 DROP_BELOW = 1e-18
 """Probability of a cell below which it is dropped (and counted in Sweep.dropped)."""
@@ -79,17 +84,24 @@ class _Features:
         if chain.orders.retreat.when_weaker:
             volleys = (attack_volleys(battle, board) if side.side == "attacker" else defence_volleys(battle, board))
             power = firepower(volleys + submarine_volleys(battle, board, side.side))
-        return not board, fires, holds, dives, side.destroyer[sid], len(board), power
+        # The attacker's state once all of it retreated, where a retreat takes every unit and so
+        # ends the battle (not the land units of an amphibious assault, nor lone transports).
+        gone = -1
+        if (side.side == "attacker" and chain.orders.retreat != RetreatRule() and board
+                and not side.transports_only[sid] and len(retreating(battle, board)) == len(board)):
+            gone = side.leave(sid, board, RETREATED)
+        return not board, fires, holds, dives, side.destroyer[sid], len(board), power, gone
 
     def get(self) -> dict[str, np.ndarray]:
         """The arrays, extended to every state interned so far."""
-        n = len(self.side.counts)
-        if len(self.rows) < n:
-            self.rows += [self._row(sid) for sid in range(len(self.rows), n)]
-            columns = list(zip(*self.rows, strict=True))
-            self.arrays = {name: np.array(column, dtype=dtype) for name, column, dtype in zip(
-                ("empty", "fires", "holds", "dives", "destroyer", "units", "power"), columns,
-                (bool, np.int64, np.int64, bool, bool, np.int64, np.int64), strict=True)}
+        if len(self.rows) == len(self.side.counts):
+            return self.arrays
+        while len(self.rows) < len(self.side.counts):  # a retreat met here may intern a state
+            self.rows.append(self._row(len(self.rows)))
+        columns = list(zip(*self.rows, strict=True))
+        self.arrays = {name: np.array(column, dtype=dtype) for name, column, dtype in zip(
+            ("empty", "fires", "holds", "dives", "destroyer", "units", "power", "gone"), columns,
+            (bool, np.int64, np.int64, bool, bool, np.int64, np.int64, np.int64), strict=True)}
         return self.arrays
 
 
@@ -209,37 +221,46 @@ class Sweep:
 
     # --- step 7 -----------------------------------------------------------------------------
 
-    def _goes_on(self, a: np.ndarray, d: np.ndarray, bucket: int) -> np.ndarray:
-        """Cells (a column of attacker ids against a row of defender ids) whose step 7 leaves
-        them as they are: nobody submerges or retreats and one side can still hurt the other."""
+    def _step7(self, a: np.ndarray, d: np.ndarray, bucket: int) -> tuple[np.ndarray, np.ndarray]:
+        """For cells (a column of attacker ids against a row of defender ids) with both sides on
+        the board: those whose step 7 leaves them as they are (nobody submerges or retreats and
+        one side can still hurt the other), and those where every attacker retreats and so ends
+        the battle (at state ``gone``); any other cell goes through _Battle.advance."""
         fa, fd = self.att_features.get(), self.dfn_features.get()
         chain, rule = self.chain, self.chain.orders.retreat
-        on = ((fa["fires"][a] & fd["holds"][d]) != 0) | ((fd["fires"][d] & fa["holds"][a]) != 0)
-        on &= ~(fa["dives"][a] & ~fd["destroyer"][d]) & ~(fd["dives"][d] & ~fa["destroyer"][a])
-        if chain.retreat_below is not None or (rule.after_round is not None and bucket >= rule.after_round):
-            return np.zeros_like(on)
+        hurts = ((fa["fires"][a] & fd["holds"][d]) != 0) | ((fd["fires"][d] & fa["holds"][a]) != 0)
+        calm = ~(fa["dives"][a] & ~fd["destroyer"][d]) & ~(fd["dives"][d] & ~fa["destroyer"][a])
+        if chain.retreat_below is not None:
+            nothing = np.zeros(np.broadcast_shapes(a.shape, d.shape), dtype=bool)
+            return nothing, nothing
+        due = np.zeros(np.broadcast_shapes(a.shape, d.shape), dtype=bool)
+        if rule.after_round is not None and bucket >= rule.after_round:
+            due |= True
         if rule.below_units is not None:
-            on &= fa["units"][a] >= rule.below_units
+            due |= fa["units"][a] < rule.below_units
         if rule.when_weaker:
-            on &= fa["power"][a] >= fd["power"][d]
-        return on
+            due |= fa["power"][a] < fd["power"][d]
+        return hurts & calm & ~due, calm & due & (fa["gone"][a] >= 0)
 
     def _send(self, bucket: int, alone: bool, a_ids: np.ndarray, d_ids: np.ndarray, mass: np.ndarray) -> None:
         """Step 7 of a round fought in ``bucket`` for the cells ``a_ids`` x ``d_ids`` holding
         ``mass``: into the next bucket's grid, the ends, or through _Battle.advance."""
-        self._fit()
         fa, fd = self.att_features.get(), self.dfn_features.get()
+        self._fit()
         a, d = a_ids[:, None], d_ids[None, :]
         over = fa["empty"][a] | fd["empty"][d]
-        on = ~over & self._goes_on(a, d, bucket)
+        on, gone = self._step7(a, d, bucket)
+        on, gone = on & ~over, gone & ~over
         cells = np.ix_(a_ids, d_ids)
         nxt = min(bucket + 1, self.last)
         going = np.where(on, mass, 0.0)
         self._grid(nxt)[cells] += going
         self.ended[cells] += np.where(over, mass, 0.0)
+        rows, cols = np.nonzero(gone)
+        np.add.at(self.ended, (fa["gone"][a_ids[rows]], d_ids[cols]), mass[rows, cols])
         for i in np.flatnonzero(going.any(axis=1)).tolist():
             self._queue(nxt, int(a_ids[i]))
-        for i, j in zip(*np.nonzero(~(over | on) & (mass > 0)), strict=True):
+        for i, j in zip(*np.nonzero(~(over | on | gone) & (mass > 0)), strict=True):
             code = self.chain.advance(int(a_ids[i]), int(d_ids[j]), bucket, alone)
             if code < 0:
                 self.ends[code] += float(mass[i, j])
@@ -341,13 +362,31 @@ class Sweep:
                 self._count(len(results_a) * len(results_d))
         return parts
 
+    def _first_round(self, a: int) -> None:
+        """Round 1 from the start: AA fire and bombardment spread it over states, and from each
+        a round as in later buckets (where bombarded units do not fire back)."""
+        chain = self.chain
+        grid = self.grids[1]
+        starts: defaultdict[int, list[tuple[int, float]]] = defaultdict(list)
+        for d in np.flatnonzero(grid[a]).tolist():
+            mass = grid[a, d]
+            for a0, d0, w in chain.opening(a, d):
+                starts[a0].append((d0, mass * w))
+        grid[a] = 0.0
+        parts, visits = [], []
+        for a0, cells in starts.items():
+            parts += [(where + len(visits), *rest) for where, *rest in self._regular(1, a0, np.array([d for d, _ in cells]))]
+            visits += [m for _, m in cells]
+        self.rounds += sum(visits)
+        self._send_parts(1, a, parts, np.array(visits), None)
+
     def _own_cells(self, bucket: int, a: int, cols: np.ndarray, parts: list) -> tuple[np.ndarray, np.ndarray]:
         """The cells of row ``a`` that its own round reaches and that go on as they are (the
         attacker took no hit): for each part, the chance of each per column over defender ids."""
         fd = self.dfn_features.get()
         n = len(self.chain.dfn.counts)
         ids = np.arange(n)
-        on = self._goes_on(np.array([[a]]), ids[None, :], bucket)[0] & ~fd["empty"][:n]
+        on = self._step7(np.array([[a]]), ids[None, :], bucket)[0][0] & ~fd["empty"][:n]
         own = []
         for where, weight, att_results, reached, dfn_results, _ in parts:
             here = np.flatnonzero(reached == a)
@@ -365,8 +404,11 @@ class Sweep:
         """
         chain = self.chain
         # Without submarines, another edition's steps come to the same round as Revised's.
-        regular_steps = bucket > 1 and (chain.revised_steps or not self.submarines)
-        compute = self._regular if regular_steps else self._generic
+        regular_steps = chain.revised_steps or not self.submarines
+        if bucket == 1 and regular_steps and not (chain.battle.bombarding and chain.battle.rules.bombarded_fire_back):
+            self._first_round(a)
+            return
+        compute = self._regular if bucket > 1 and regular_steps else self._generic
         while True:
             grid = self.grids[bucket]
             row = grid[a].copy()
@@ -400,20 +442,27 @@ class Sweep:
                 visits = np.linalg.solve(np.eye(len(cols)) - sent.T, mass)
                 self._count(len(cols) ** 3)
             self.rounds += float(visits.sum())
-            in_row = np.zeros(len(self.chain.dfn.counts), dtype=bool)
-            in_row[cols] = bucket == self.last
-            sending: defaultdict[bool, list[tuple[np.ndarray, np.ndarray, np.ndarray]]] = defaultdict(list)
-            for where, weight, att_results, reached, dfn_results, alone in parts:
-                used = np.flatnonzero(dfn_results.any(axis=0))
-                out = (att_results * (visits[where] * weight)[:, None]).T @ dfn_results[:, used]
-                if bucket == self.last:  # the row's own cells: solved above
-                    here = np.flatnonzero(reached == a)
-                    if len(here):
-                        out[here[0], on[used] & in_row[used]] = 0.0
-                self._count(out.size)
-                sending[alone].append((reached, used, out))
-            for alone, blocks in sending.items():
-                self._send(bucket, alone, *_joined(blocks))
+            solved = None
+            if bucket == self.last:
+                solved = np.zeros(len(self.chain.dfn.counts), dtype=bool)
+                solved[cols] = True
+                solved[:len(on)] &= on
+            self._send_parts(bucket, a, parts, visits, solved)
+
+    def _send_parts(self, bucket: int, a: int, parts: list, visits: np.ndarray, solved: np.ndarray | None) -> None:
+        """The cells reached from ``visits`` of the columns of ``parts`` through step 7; the
+        cells of row ``a`` marked ``solved`` were taken care of by the row's linear system."""
+        sending: defaultdict[bool, list[tuple[np.ndarray, np.ndarray, np.ndarray]]] = defaultdict(list)
+        for where, weight, att_results, reached, dfn_results, alone in parts:
+            used = np.flatnonzero(dfn_results.any(axis=0))
+            out = (att_results * (visits[where] * weight)[:, None]).T @ dfn_results[:, used]
+            here = np.flatnonzero(reached == a)
+            if solved is not None and len(here):
+                out[here[0], solved[used]] = 0.0
+            self._count(out.size)
+            sending[alone].append((reached, used, out))
+        for alone, blocks in sending.items():
+            self._send(bucket, alone, *_joined(blocks))
 
     def run(self) -> tuple[dict[int, float], float]:
         """P(end) for every end reached, and the expected number of rounds."""
