@@ -20,16 +20,12 @@ on to its successors with the "nothing happened" loop summed as a geometric seri
 
 from __future__ import annotations
 
-import functools
-import math
 import random
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-import numpy as np
-
-from .odds_sweep import BOARD, RETREATED, SUBMERGED, Sweep, TooManySteps
+from .odds_sweep import BOARD, RETREATED, SUBMERGED, Sweep, TooManySteps, hit_distribution
 from .combat import (
     Battle, BattleOrders, BattleResult, CasualtyPolicy, Piece, Side, Target, Volley, aa_volley,
     attack_volleys, battle_winner, bombardment_volleys, casualty_policies, casualty_ranking, check_battle,
@@ -77,28 +73,6 @@ class Odds:
     method: str
     runs: int | None = None
     error_bound: float = 0.0
-
-
-@functools.lru_cache(maxsize=4096)
-def _binomial(n: int, p: float) -> np.ndarray:
-    """P(k of n dice hit) for k = 0..n, each die hitting with probability p."""
-    try:
-        return np.array([math.comb(n, k) * p ** k * (1 - p) ** (n - k) for k in range(n + 1)])
-    except OverflowError:
-        pass  # past about 1,020 dice some comb(n, k) exceeds the largest float: add logarithms instead
-    if p in (0.0, 1.0):
-        return np.array([float(k == n * p) for k in range(n + 1)])
-    log_p, log_q, log_n = math.log(p), math.log1p(-p), math.lgamma(n + 1)
-    return np.array([math.exp(log_n - math.lgamma(k + 1) - math.lgamma(n - k + 1) + k * log_p + (n - k) * log_q)
-                     for k in range(n + 1)])
-
-
-def hit_distribution(volleys: Iterable[Volley]) -> list[float]:
-    """P(k hits) for k = 0..dice: the convolution of every die's Bernoulli(value/6)."""
-    dist = np.ones(1)
-    for volley in volleys:
-        dist = np.convolve(dist, _binomial(volley.dice, volley.value / 6))
-    return dist.tolist()
 
 
 # --- the units of one side ------------------------------------------------------------------------

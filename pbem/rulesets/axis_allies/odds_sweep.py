@@ -28,14 +28,17 @@ probability is exact to within it (:attr:`Sweep.dropped`). The work is counted i
 
 from __future__ import annotations
 
+import functools
 import heapq
+import math
 from collections import defaultdict
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .combat import (
-    RetreatRule, air_target, attack_volleys, can_fire, defence_volleys, diving, firepower, retreating,
+    RetreatRule, Volley, air_target, attack_volleys, can_fire, defence_volleys, diving, firepower, retreating,
     submarine_volleys,
 )
 
@@ -105,48 +108,108 @@ class _Features:
         return self.arrays
 
 
-class _Tables:
-    """The defending side's fire, submarine fire and chains as padded numpy tables over state ids,
-    filled as states are met: what a row needs about all of its columns at once."""
+@functools.lru_cache(maxsize=4096)
+def _binomial(n: int, p: float) -> np.ndarray:
+    """P(k of n dice hit) for k = 0..n, each die hitting with probability p."""
+    try:
+        return np.array([math.comb(n, k) * p ** k * (1 - p) ** (n - k) for k in range(n + 1)])
+    except OverflowError:
+        pass  # past about 1,020 dice some comb(n, k) exceeds the largest float: add logarithms instead
+    if p in (0.0, 1.0):
+        return np.array([float(k == n * p) for k in range(n + 1)])
+    log_p, log_q, log_n = math.log(p), math.log1p(-p), math.lgamma(n + 1)
+    return np.array([math.exp(log_n - math.lgamma(k + 1) - math.lgamma(n - k + 1) + k * log_p + (n - k) * log_q)
+                     for k in range(n + 1)])
 
-    def __init__(self, chain: _Battle) -> None:
-        self.chain = chain
-        att, dfn, battle = chain.att, chain.dfn, chain.battle
-        self.hits = len(dfn.fire(dfn.start, battle, submarines=False))  # defender hits 0..n
-        self.sub_hits = len(dfn.fire(dfn.start, battle, submarines=True))
-        self.enemy_hits = len(att.fire(att.start, battle, submarines=False))
-        self.enemy_sub_hits = len(att.fire(att.start, battle, submarines=True))
+
+def hit_distribution(volleys: Iterable[Volley]) -> list[float]:
+    """P(k hits) for k = 0..dice: the convolution of every die's Bernoulli(value/6)."""
+    dist = np.ones(1)
+    for volley in volleys:
+        dist = np.convolve(dist, _binomial(volley.dice, volley.value / 6))
+    return dist.tolist()
+
+
+def staged(volleys: list[Volley]) -> list[tuple[str, np.ndarray]]:
+    """The hit distributions of ``volleys`` per target class, in the order take_casualties applies
+    hits of several classes: the narrower classes first (by name), "any" last."""
+    by_target: defaultdict[str, list[Volley]] = defaultdict(list)
+    for volley in volleys:
+        by_target[volley.target].append(volley)
+    return [(t, np.array(hit_distribution(by_target[t]))) for t in sorted(by_target, key=lambda t: (t == "any", t))]
+
+
+class _Tables:
+    """The defending side's chains and fire as padded numpy tables over state ids, filled as
+    states are met: what a row needs about all of its columns at once.
+
+    ``chains[target][d, k]``: the state after k hits of class ``target`` (as many columns as the
+    attacker has dice); ``fire[(first, target)][d, k]``: P(k hits of class ``target``) of the
+    defender's submarines striking first (``first``) or of its other fire, [1, 0, ...] where it
+    has none of that class.
+    """
+
+    def __init__(self, chain: _Battle, fire: Callable[[int, bool], list[tuple[str, np.ndarray]]]) -> None:
+        self.chain, self.staged_fire = chain, fire
+        att, dfn = chain.att, chain.dfn
+        # Hits 0..dice: at most two dice a unit (heavy bombers).
+        self.enemy_hits, self.hits = 1 + 2 * len(att.board[att.start]), 1 + 2 * len(dfn.board[dfn.start])
+        self.size = 0
         self.filled = np.zeros(0, dtype=bool)
-        self.fire = np.zeros((0, self.hits))
-        self.subs = np.zeros((0, self.sub_hits))
-        self.any = np.zeros((0, self.enemy_hits), dtype=np.int64)
-        self.sea = np.zeros((0, self.enemy_sub_hits), dtype=np.int64)
+        self.chains: dict[str, np.ndarray] = {}
+        self.fire: dict[tuple[bool, str], np.ndarray] = {}
         self.sea_len = np.zeros(0, dtype=np.int64)
 
-    @staticmethod
-    def _padded(values: list, width: int) -> list:
-        return values[:width] + [values[-1]] * (width - len(values))
+    def _grow(self, n: int) -> None:
+        if n <= self.size:
+            return
+        grow = max(n, 2 * self.size) - self.size
+        self.size += grow
+        self.filled = np.concatenate([self.filled, np.zeros(grow, dtype=bool)])
+        self.sea_len = np.concatenate([self.sea_len, np.zeros(grow, dtype=np.int64)])
+        for target, table in self.chains.items():
+            self.chains[target] = np.concatenate([table, np.zeros((grow, table.shape[1]), dtype=np.int64)])
+        for key, table in self.fire.items():
+            self.fire[key] = np.concatenate([table, np.eye(1, table.shape[1]).repeat(grow, axis=0)])
 
-    def need(self, ids: np.ndarray) -> None:
-        """Fill the tables for ``ids`` (and make room for every state interned so far)."""
-        dfn, battle = self.chain.dfn, self.chain.battle
-        n = len(dfn.counts)
-        if len(self.filled) < n:
-            grow = max(n, 2 * len(self.filled)) - len(self.filled)
-            self.filled = np.concatenate([self.filled, np.zeros(grow, dtype=bool)])
-            for name in ("fire", "subs", "any", "sea", "sea_len"):
-                table = getattr(self, name)
-                setattr(self, name, np.concatenate([table, np.zeros((grow, *table.shape[1:]), dtype=table.dtype)]))
-        for sid in np.unique(ids[~self.filled[ids]]).tolist():
-            fire = dfn.fire(sid, battle, submarines=False)
-            self.fire[sid, :len(fire)] = fire
-            subs = dfn.fire(sid, battle, submarines=True)
-            self.subs[sid, :len(subs)] = subs
-            self.any[sid] = self._padded(dfn.chain(sid, "any"), self.enemy_hits)
-            sea = dfn.chain(sid, "sea")
-            self.sea[sid] = self._padded(sea, self.enemy_sub_hits)
-            self.sea_len[sid] = len(sea)
-            self.filled[sid] = True
+    def need(self, ids: np.ndarray, targets: Iterable[str] = ()) -> None:
+        """Fill the rows of ``ids`` (fire, the sea chain's length, the chains of ``targets``)."""
+        dfn = self.chain.dfn
+        self._grow(len(dfn.counts))
+        for target in targets:
+            if target not in self.chains:
+                self.chains[target] = np.zeros((self.size, self.enemy_hits), dtype=np.int64)
+                done = np.flatnonzero(self.filled)
+                self.filled[done] = False  # refilled below where needed, now with this chain too
+                self._fill_chains(done.tolist(), target)
+                self.filled[done] = True
+        missing = np.unique(ids[~self.filled[ids]]).tolist()
+        if not missing:
+            return
+        self._grow(len(dfn.counts))
+        for sid in missing:
+            for first in (True, False):
+                for target, dist in self.staged_fire(sid, first):
+                    if (first, target) not in self.fire:
+                        self.fire[(first, target)] = np.eye(1, self.hits).repeat(self.size, axis=0)
+                    self.fire[(first, target)][sid] = 0.0
+                    self.fire[(first, target)][sid, :len(dist)] = dist
+            self.sea_len[sid] = len(dfn.chain(sid, "sea"))
+        for target in self.chains:
+            self._fill_chains(missing, target)
+        self._grow(len(dfn.counts))
+        self.filled[missing] = True
+
+    def _fill_chains(self, ids: list[int], target: str) -> None:
+        dfn = self.chain.dfn
+        width = self.enemy_hits
+        rows = []
+        for sid in ids:
+            chain = dfn.chain(sid, target)
+            rows.append(chain[:width] + [chain[-1]] * (width - len(chain)))
+        self._grow(len(dfn.counts))
+        if rows:
+            self.chains[target][ids] = rows
 
 
 def _laid_along(hits: np.ndarray, length: int) -> np.ndarray:
@@ -175,9 +238,14 @@ class Sweep:
     def __init__(self, chain: _Battle, max_steps: int | None) -> None:
         self.chain, self.max_steps = chain, max_steps
         self.att_features, self.dfn_features = _Features(chain, chain.att), _Features(chain, chain.dfn)
-        self.tables = _Tables(chain)
+        self._staged_fire: dict[tuple[str, int, bool], list[tuple[str, np.ndarray]]] = {}
+        self.tables = _Tables(chain, lambda sid, first: self._staged(chain.dfn, sid, first))
         self.last = chain.last_bucket
-        self.submarines = any(p.type == "submarine" for p in (*chain.battle.attackers, *chain.battle.defenders))
+        # The rounds _regular computes: Revised's steps, and Europe's where no defending submarine
+        # submerges instead of firing (which ties the defender's fire to its own losses).
+        battle = chain.battle
+        self.regular = chain.revised_steps or (battle.rules.submarine_first_strike == "attackers_only" and not any(
+            p.type == "submarine" and chain.orders.for_defender(p.owner).submerge != "never" for p in battle.defenders))
         self.grids: dict[int, np.ndarray] = {}
         self.ended = np.zeros((0, 0))
         self.ends: defaultdict[int, float] = defaultdict(float)
@@ -272,82 +340,128 @@ class Sweep:
 
     # --- one row ----------------------------------------------------------------------------
 
-    def _regular(self, bucket: int, a: int, cols: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, bool]]:
-        """The round from (a, d) for every d of ``cols`` in Revised's steps, as parts
-        (weight per column, attacker results per column over attacker ids, defender results per
+    def _staged(self, side: _Side, sid: int, first: bool) -> list[tuple[str, np.ndarray]]:
+        """A side's submarines striking first (``first``) or its other fire, per target class."""
+        key = (side.side, sid, first)
+        if key not in self._staged_fire:
+            battle, board = self.chain.battle, side.board[sid]
+            if first:
+                volleys = submarine_volleys(battle, board, side.side)
+            else:
+                volleys = (attack_volleys if side.side == "attacker" else defence_volleys)(battle, board)
+            self._staged_fire[key] = staged(volleys)
+        return self._staged_fire[key]
+
+    def _regular(self, bucket: int, a: int, cols: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, bool]]:
+        """The round from (a, d) for every d of ``cols``, as parts (columns, weight per column,
+        attacker results per column over the attacker ids ``reached``, defender results per
         column over defender ids, lone transports fired at); the cells reached from a column are
-        the sum over parts of weight x attacker result x defender result."""
+        the sum over its parts of weight x attacker result x defender result.
+
+        Both editions' steps (odds._Battle.round_blocks and step_blocks, where no defending
+        submarine submerges instead of firing): submarines strike first at sea units; where the
+        side they hit has no destroyer its units sunk do not fire back, so the submarine hits are
+        enumerated, as the firing units depend on them; then each side's other fire, a class of
+        targets after another (aircraft that may not hit submarines first).
+        """
         chain, tables = self.chain, self.tables
         att, battle = chain.att, chain.battle
-        tables.need(cols)
+        if battle.rules.submerge_instead_of_firing:  # Europe: they go down before the round
+            a = att.leave(a, diving(battle, chain.orders, "attacker", att.board[a]), SUBMERGED)
+        tables.need(cols, ("sea",))
         sea_a = att.chain(a, "sea")
-        subs_a = np.array(att.fire(a, battle, submarines=True))
-        # Submarines fire only when the enemy has sea units (odds._Battle.round_blocks).
-        struck = (tables.sea_len[cols] > 1) & (len(subs_a) > 1)
-        their_subs = tables.subs[cols] if len(sea_a) > 1 else np.eye(1, tables.sub_hits).repeat(len(cols), 0)
-        # Without a destroyer, a side's units sunk by submarines do not fire back: the other
-        # side's submarine hits are then enumerated, as the firing units depend on them.
+        first_a = dict(self._staged(att, a, True)).get("sea", np.ones(1))
+        # Submarines fire only at sea units (odds._Battle.round_blocks).
+        struck = (tables.sea_len[cols] > 1) & (len(first_a) > 1)
+        first_d = tables.fire.get((True, "sea"))
+        first_d = first_d[cols] if first_d is not None and len(sea_a) > 1 else np.eye(1, tables.hits).repeat(len(cols), 0)
         sd_values: list[int | None] = [None]
-        if not att.destroyer[a] and their_subs[:, 1:].any():
-            sd_values = [s for s in range(their_subs.shape[1]) if their_subs[:, s].any()]
+        if not att.destroyer[a] and first_d[:, 1:].any():
+            sd_values = [s for s in range(first_d.shape[1]) if first_d[:, s].any()]
         unshielded = struck & ~self.dfn_features.get()["destroyer"][cols]
         parts = []
-        for group, sa_values in ((~unshielded, [None]), (unshielded, range(len(subs_a)))):
-            if not group.any():
-                continue
+        for group, sa_values in ((~unshielded, [None]), (unshielded, range(len(first_a)))):
             where = np.flatnonzero(group)
-            for sa in sa_values:
-                if sa is not None and not subs_a[sa]:
+            for sa in sa_values if len(where) else ():
+                if sa is not None and not first_a[sa]:
                     continue
                 for sd in sd_values:
-                    weight = np.ones(len(where)) if sa is None else np.full(len(where), subs_a[sa])
+                    weight = np.ones(len(where)) if sa is None else np.full(len(where), first_a[sa])
                     if sd is not None:
-                        weight = weight * their_subs[where, sd]
+                        weight = weight * first_d[where, sd]
                     if weight.any():
-                        parts.append(self._part(a, cols, where, sea_a, subs_a, struck, their_subs, sa, sd, weight))
+                        parts.append(self._part(a, cols[where], where, sea_a, first_a, struck[where],
+                                                first_d[where], sa, sd, weight))
         return parts
 
-    def _part(self, a: int, cols: np.ndarray, where: np.ndarray, sea_a: list[int], subs_a: np.ndarray,
-              struck: np.ndarray, their_subs: np.ndarray, sa: int | None, sd: int | None,
-              weight: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, bool]:
-        """One part of :meth:`_regular` (the columns ``where``; ``sa``/``sd``: the attacker's or
-        defender's submarine hits when enumerated)."""
+    def _part(self, a: int, col: np.ndarray, where: np.ndarray, sea_a: list[int], first_a: np.ndarray,
+              struck: np.ndarray, first_d: np.ndarray, sa: int | None, sd: int | None,
+              weight: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, bool]:
+        """One part of :meth:`_regular` for the columns ``col`` (``sa``/``sd``: the attacker's or
+        defender's submarine hits where enumerated)."""
         chain, tables = self.chain, self.tables
-        att, battle = chain.att, chain.battle
-        col = cols[where]
-        # The attacker's results: the defender's hits after its submarines' hits.
-        pool_d = col if sa is None else tables.sea[col, sa]
+        att = chain.att
+        # The attacker's results: the defender's first strike, then the rest of its fire from
+        # the units that may fire back.
+        pool_d = col if sa is None else tables.chains["sea"][col, sa]
         tables.need(pool_d)
-        fire_d = tables.fire[pool_d]
+        fire_d = [(target, table[pool_d]) for (first, target), table in sorted(
+            tables.fire.items(), key=lambda item: (item[0][1] == "any", item[0][1])) if not first]
         if sd is None:
-            starts = [(s, their_subs[where, s]) for s in range(min(len(sea_a), their_subs.shape[1]))]
-            if their_subs.shape[1] > len(sea_a):  # more submarine hits than sea units: all gone
-                starts[-1] = (len(sea_a) - 1, their_subs[where, len(sea_a) - 1:].sum(axis=1))
+            start, stages = a, [("sea", first_d), *fire_d]
         else:
-            starts = [(min(sd, len(sea_a) - 1), np.ones(len(where)))]
-        chains = [att.chain(sea_a[s], "any") for s, _ in starts]
-        reached = sorted({x for c in chains for x in c})
-        place = {x: i for i, x in enumerate(reached)}
-        att_results = np.zeros((len(where), len(reached)))
-        for (_, w), c in zip(starts, chains, strict=True):
-            laid = _laid_along(fire_d, len(c))
-            att_results[:, [place[x] for x in c[:laid.shape[1]]]] += w[:, None] * laid
-        # The defender's results: the attacker's hits after its submarines' hits.
+            start, stages = sea_a[min(sd, len(sea_a) - 1)], fire_d
+        att_results, reached = self._walk_attacker(start, stages, len(col))
+        # The defender's results: the attacker's first strike, then the rest of its fire.
         pool_a = a if sd is None else sea_a[min(sd, len(sea_a) - 1)]
-        fire_a = np.array(att.fire(pool_a, battle, submarines=False))
+        fire_a = self._staged(att, pool_a, False)
         if sa is None:
-            starts_d = np.where(struck[where, None], tables.sea[col, :len(subs_a)], col[:, None])
-            weights_d = np.where(struck[where, None], subs_a[None, :], np.eye(1, len(subs_a)))
+            starts = col[:, None]
+            stages_d = [("sea", np.where(struck[:, None], first_a[None, :], np.eye(1, len(first_a)))),
+                        *fire_a]
         else:
-            starts_d, weights_d = tables.sea[col, sa][:, None], np.ones((len(where), 1))
-        tables.need(starts_d.ravel())
-        reached_d = tables.any[starts_d][:, :, :len(fire_a)]  # columns x starts x hits
+            starts, stages_d = tables.chains["sea"][col, sa][:, None], fire_a
+        dfn_results = self._walk_defender(starts, stages_d)
+        return where, weight, att_results, reached, dfn_results, bool(att.transports_only[pool_a])
+
+    def _walk_attacker(self, start: int, stages: list[tuple[str, np.ndarray]], n: int) -> tuple[np.ndarray, np.ndarray]:
+        """The attacker's states after the hits of ``stages`` (class, P(k hits) per column), from
+        ``start``: their chances per column, and the states' ids."""
+        att = self.chain.att
+        frontier = {start: np.ones(n)}
+        for target, dist in stages:
+            moved: dict[int, np.ndarray] = {}
+            for x, w in frontier.items():
+                places = att.chain(x, target)
+                laid = _laid_along(dist, len(places))
+                for k in np.flatnonzero(laid.any(axis=0)).tolist():
+                    y = places[k]
+                    moved[y] = moved[y] + w * laid[:, k] if y in moved else w * laid[:, k]
+            frontier = moved
+        reached = np.array(sorted(frontier))
+        return np.array([frontier[x] for x in reached.tolist()]).T, reached
+
+    def _walk_defender(self, starts: np.ndarray, stages: list[tuple[str, np.ndarray]]) -> np.ndarray:
+        """The defender's states after the hits of ``stages`` (class, P(k hits), the same for all
+        columns or one row per column) from ``starts`` (one row per column): the chance of each
+        defender id per column."""
+        tables = self.tables
+        ids, weights = starts, np.ones(starts.shape)
+        for target, dist in stages:
+            tables.need(ids.ravel(), (target,))
+            ids = tables.chains[target][ids][..., :dist.shape[-1]]
+            if dist.ndim == 2:  # one distribution per column
+                dist = dist.reshape(len(dist), *([1] * (weights.ndim - 1)), dist.shape[-1])
+            weights = weights[..., None] * dist
+            keep = weights.reshape(len(weights), -1).any(axis=0)
+            if not keep.all():  # hit counts no column can reach
+                ids = ids.reshape(len(ids), -1)[:, keep]
+                weights = weights.reshape(len(weights), -1)[:, keep]
         n = len(self.chain.dfn.counts)
-        flat = (np.arange(len(where))[:, None, None] * n + reached_d).ravel()
-        w = (weights_d[:, :, None] * fire_a[None, None, :]).ravel()
-        dfn_results = np.bincount(flat, weights=w, minlength=len(where) * n).reshape(len(where), n)
-        self._count(reached_d.size)
-        return where, weight, att_results, np.array(reached), dfn_results, bool(att.transports_only[pool_a])
+        columns = len(starts)
+        flat = (np.arange(columns).reshape(-1, *([1] * (ids.ndim - 1))) * n + ids).ravel()
+        self._count(flat.size)
+        return np.bincount(flat, weights=weights.ravel(), minlength=columns * n).reshape(columns, n)
 
     def _generic(self, bucket: int, a: int, cols: np.ndarray) -> list:
         """The same parts from odds._Battle.round_from, one column at a time."""
@@ -403,12 +517,10 @@ class Sweep:
         changes nothing its diagonal). What step 7 sends back otherwise is taken again.
         """
         chain = self.chain
-        # Without submarines, another edition's steps come to the same round as Revised's.
-        regular_steps = chain.revised_steps or not self.submarines
-        if bucket == 1 and regular_steps and not (chain.battle.bombarding and chain.battle.rules.bombarded_fire_back):
+        if bucket == 1 and self.regular and not (chain.battle.bombarding and chain.battle.rules.bombarded_fire_back):
             self._first_round(a)
             return
-        compute = self._regular if bucket > 1 and regular_steps else self._generic
+        compute = self._regular if bucket > 1 and self.regular else self._generic
         while True:
             grid = self.grids[bucket]
             row = grid[a].copy()
