@@ -256,6 +256,8 @@ def check_covered(battle: Battle) -> None:
         reasons.append("fighters with no movement left")
     if battle.aa_gun is not None and battle.aa_casualties == "defender_chooses":
         reasons.append("AA casualties chosen by the defender")
+    if not (revised_steps(battle.rules) or battle.rules.submarine_first_strike == "attackers_only"):
+        reasons.append("this edition's combat steps")  # odds_sweep computes Revised's and Europe's
     if reasons:
         raise StepsNotCovered(f"the exact odds do not cover {' or '.join(reasons)} yet: simulate instead")
 

@@ -2,24 +2,27 @@
 
 The probability of the states at the start of a round lives in one grid per round bucket:
 attacker state by defender state (odds._Side ids). A row of a grid - one attacker state and
-every defender state holding probability - is handled at once:
+every defender state holding probability - is handled at once (Sweep._round):
 
-- each side's result of the round is a hit distribution of the other side laid along its own
-  casualty chains, so the attacker's results for every column form one matrix and the
-  defender's another, and the cells reached are their product (a matrix product);
-- step 7 is read from per-state features wherever it can only let the battle go on, or end it
-  because a side has nothing left; every other cell (a retreat, submarines going down, two
-  sides that cannot hurt each other) goes through odds._Battle.advance, one cell at a time.
+- each side's result of the round is a walk along its casualty chains, one class of hits after
+  another in the order take_casualties applies them (submarines striking first, aircraft that
+  may not hit submarines, the rest), so the attacker's results for every column form one
+  matrix and the defender's another, and the cells reached are their product;
+- where units sunk by submarines do not fire back, or submarines dive instead of firing, the
+  round splits into parts, one per number of submarine hits or divers;
+- step 7 is read from per-state features wherever it can only let the battle go on, end it
+  because a side has nothing left, or retreat every attacker; every other cell (submarines
+  going down, a partial retreat, sides that cannot hurt each other, the odds-only retreat rule)
+  goes through odds._Battle.advance, one cell at a time.
+
+This follows the steps of odds._Battle.round_blocks (Revised) and step_blocks (Europe), which
+walk the same chain one cell at a time for the odds-only retreat rule; tests/test_odds.py holds
+the figures of the engine before this one, and every die enumerated through combat.fight_round.
 
 Rows are taken bucket by bucket, from the most attacking units left to the fewest: no round adds
-units, so a row's probability is complete when its turn comes, except for what the row sends
-back to itself (the attacker took no hit), which the row takes again until none is left.
-Within a cell, the round that changes nothing is summed as a geometric series.
-
-Rounds that follow Revised's steps are computed this way whatever the submarines and destroyers
-(odds._Battle.round_blocks says what they are); the first round (AA fire, bombardment) and the
-rounds of another edition's steps where a submarine takes part come from odds._Battle.round_from
-one cell at a time, since their casualties do not follow the chains alone.
+units, so a row's probability is complete when its turn comes, except for what it sends back to
+itself (the attacker took no hit): those cells join the row and all its visits solve one
+triangular linear system, whose diagonal is the round that changes nothing.
 
 A cell holding less than :data:`DROP_BELOW` is dropped, and the mass dropped is counted: every
 probability is exact to within it (:attr:`Sweep.dropped`). The work is counted in cells computed
@@ -31,7 +34,7 @@ from __future__ import annotations
 import functools
 import heapq
 import math
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
@@ -49,6 +52,10 @@ BOARD, SUBMERGED, RETREATED = "board", "submerged", "retreated"  # the places of
 
 DROP_BELOW = 1e-18
 """Probability of a cell below which it is dropped (and counted in Sweep.dropped)."""
+
+CELL_BY_HAND = 10_000
+"""The steps counted for a cell whose step 7 goes through _Battle.advance: about the time of ten
+thousand cells computed with numpy."""
 
 # What a side's units may hit (bits of a state's "fires at") and what it holds ("holds"); the
 # classes are combat.Target's.
@@ -108,7 +115,6 @@ class _Features:
         return self.arrays
 
 
-@functools.lru_cache(maxsize=4096)
 def _binomial(n: int, p: float) -> np.ndarray:
     """P(k of n dice hit) for k = 0..n, each die hitting with probability p."""
     try:
@@ -122,11 +128,19 @@ def _binomial(n: int, p: float) -> np.ndarray:
                      for k in range(n + 1)])
 
 
+@functools.lru_cache(maxsize=4096)
+def _dice(n: int, p: float) -> np.ndarray:
+    """:func:`_binomial`, computed once for each volley size and kept read-only."""
+    dist = _binomial(n, p)
+    dist.flags.writeable = False
+    return dist
+
+
 def hit_distribution(volleys: Iterable[Volley]) -> list[float]:
     """P(k hits) for k = 0..dice: the convolution of every die's Bernoulli(value/6)."""
     dist = np.ones(1)
     for volley in volleys:
-        dist = np.convolve(dist, _binomial(volley.dice, volley.value / 6))
+        dist = np.convolve(dist, _dice(volley.dice, volley.value / 6))
     return dist.tolist()
 
 
@@ -143,8 +157,8 @@ class _Tables:
     """The defending side's chains and fire as padded numpy tables over state ids, filled as
     states are met: what a row needs about all of its columns at once.
 
-    ``chains[target][d, k]``: the state after k hits of class ``target`` (as many columns as the
-    attacker has dice); ``fire[(first, target)][d, k]``: P(k hits of class ``target``) of the
+    ``chains[target][d, k]``: the state after k hits of class ``target`` (a column for each hit
+    the attacker can score); ``fire[(first, target)][d, k]``: P(k hits of class ``target``) of the
     defender's submarines striking first (``first``) or of its other fire, [1, 0, ...] where it
     has none of that class.
     """
@@ -158,6 +172,7 @@ class _Tables:
         self.filled = np.zeros(0, dtype=bool)
         self.chains: dict[str, np.ndarray] = {}
         self.fire: dict[tuple[bool, str], np.ndarray] = {}
+        self.fire_targets: list[str] = []  # of the fire other than a first strike, in the order hits apply
         self.sea_len = np.zeros(0, dtype=np.int64)
 
     def _grow(self, n: int) -> None:
@@ -179,19 +194,18 @@ class _Tables:
         for target in targets:
             if target not in self.chains:
                 self.chains[target] = np.zeros((self.size, self.enemy_hits), dtype=np.int64)
-                done = np.flatnonzero(self.filled)
-                self.filled[done] = False  # refilled below where needed, now with this chain too
-                self._fill_chains(done.tolist(), target)
-                self.filled[done] = True
-        missing = np.unique(ids[~self.filled[ids]]).tolist()
-        if not missing:
+                self._fill_chains(np.flatnonzero(self.filled).tolist(), target)
+        unfilled = ~self.filled[ids]
+        if not unfilled.any():
             return
+        missing = np.unique(ids[unfilled]).tolist()
         self._grow(len(dfn.counts))
         for sid in missing:
             for first in (True, False):
                 for target, dist in self.staged_fire(sid, first):
                     if (first, target) not in self.fire:
                         self.fire[(first, target)] = np.eye(1, self.hits).repeat(self.size, axis=0)
+                        self.fire_targets = sorted({t for f, t in self.fire if not f}, key=lambda t: (t == "any", t))
                     self.fire[(first, target)][sid] = 0.0
                     self.fire[(first, target)][sid, :len(dist)] = dist
             self.sea_len[sid] = len(dfn.chain(sid, "sea"))
@@ -241,11 +255,10 @@ class Sweep:
         self._staged_fire: dict[tuple[str, int, bool], list[tuple[str, np.ndarray]]] = {}
         self.tables = _Tables(chain, lambda sid, first: self._staged(chain.dfn, sid, first))
         self.last = chain.last_bucket
-        # The rounds _regular computes: Revised's steps, and Europe's where no defending submarine
-        # submerges instead of firing (which ties the defender's fire to its own losses).
         battle = chain.battle
-        self.regular = chain.revised_steps or (battle.rules.submarine_first_strike == "attackers_only" and not any(
-            p.type == "submarine" and chain.orders.for_defender(p.owner).submerge != "never" for p in battle.defenders))
+        self.defender_dives = battle.rules.submerge_instead_of_firing and any(
+            p.type == "submarine" and chain.orders.for_defender(p.owner).submerge != "never" for p in battle.defenders)
+        self._divers: dict[int, tuple[int, tuple]] = {}
         self.grids: dict[int, np.ndarray] = {}
         self.ended = np.zeros((0, 0))
         self.ends: defaultdict[int, float] = defaultdict(float)
@@ -324,11 +337,13 @@ class Sweep:
         going = np.where(on, mass, 0.0)
         self._grid(nxt)[cells] += going
         self.ended[cells] += np.where(over, mass, 0.0)
-        rows, cols = np.nonzero(gone)
-        np.add.at(self.ended, (fa["gone"][a_ids[rows]], d_ids[cols]), mass[rows, cols])
+        if gone.any():
+            rows, cols = np.nonzero(gone)
+            np.add.at(self.ended, (fa["gone"][a_ids[rows]], d_ids[cols]), mass[rows, cols])
         for i in np.flatnonzero(going.any(axis=1)).tolist():
             self._queue(nxt, int(a_ids[i]))
         for i, j in zip(*np.nonzero(~(over | on | gone) & (mass > 0)), strict=True):
+            self._count(CELL_BY_HAND)
             code = self.chain.advance(int(a_ids[i]), int(d_ids[j]), bucket, alone)
             if code < 0:
                 self.ends[code] += float(mass[i, j])
@@ -352,17 +367,19 @@ class Sweep:
             self._staged_fire[key] = staged(volleys)
         return self._staged_fire[key]
 
-    def _regular(self, bucket: int, a: int, cols: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, bool]]:
-        """The round from (a, d) for every d of ``cols``, as parts (columns, weight per column,
-        attacker results per column over the attacker ids ``reached``, defender results per
-        column over defender ids, lone transports fired at); the cells reached from a column are
-        the sum over its parts of weight x attacker result x defender result.
+    def _round(self, a: int, cols: np.ndarray, fire_from: np.ndarray | None = None) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, bool]]:
+        """The round from (a, d) for every d of ``cols``, as parts (columns, weight, attacker
+        results over the attacker ids ``reached``, defender results over defender ids, lone
+        transports fired at), a row each; the cells reached from a column are the sum over the
+        rows for it of weight x attacker result x defender result.
 
-        Both editions' steps (odds._Battle.round_blocks and step_blocks, where no defending
-        submarine submerges instead of firing): submarines strike first at sea units; where the
-        side they hit has no destroyer its units sunk do not fire back, so the submarine hits are
-        enumerated, as the firing units depend on them; then each side's other fire, a class of
-        targets after another (aircraft that may not hit submarines first).
+        Both editions' steps (odds._Battle.round_blocks and step_blocks): submarines strike first
+        at sea units; where the side they hit has no destroyer its units sunk do not fire back,
+        so each number of submarine hits on it gets a row of its own, as the firing units depend
+        on it; then each side's other fire, a class of targets after another (aircraft that may
+        not hit submarines first), and Europe's defending submarines that dive instead of firing
+        (:meth:`_dives`). ``fire_from``: the defender states that fire back instead of the
+        columns (Europe's bombarded units fire back in round 1).
         """
         chain, tables = self.chain, self.tables
         att, battle = chain.att, chain.battle
@@ -371,126 +388,149 @@ class Sweep:
         tables.need(cols, ("sea",))
         sea_a = att.chain(a, "sea")
         first_a = dict(self._staged(att, a, True)).get("sea", np.ones(1))
-        # Submarines fire only at sea units (odds._Battle.round_blocks).
-        struck = (tables.sea_len[cols] > 1) & (len(first_a) > 1)
         first_d = tables.fire.get((True, "sea"))
         first_d = first_d[cols] if first_d is not None and len(sea_a) > 1 else np.eye(1, tables.hits).repeat(len(cols), 0)
-        sd_values: list[int | None] = [None]
-        if not att.destroyer[a] and first_d[:, 1:].any():
-            sd_values = [s for s in range(first_d.shape[1]) if first_d[:, s].any()]
+        # The rows: a row per column, or per column and number of hits by the submarines of a
+        # side whose victims' enemies have no destroyer (sa: on the defender, sd: on the attacker).
+        struck = (tables.sea_len[cols] > 1) & (len(first_a) > 1)  # submarines fire at sea units only
         unshielded = struck & ~self.dfn_features.get()["destroyer"][cols]
+        sa_values = np.flatnonzero(first_a)
+        where = np.repeat(np.arange(len(cols)), np.where(unshielded, len(sa_values), 1))
+        sa = np.full(len(where), -1)
+        sa[np.repeat(unshielded, np.where(unshielded, len(sa_values), 1))] = np.tile(sa_values, unshielded.sum())
+        weight = np.where(sa >= 0, first_a[sa], 1.0)
+        sd = np.full(len(where), -1)
+        if not att.destroyer[a] and first_d[:, 1:].any():
+            sd_values = np.flatnonzero(first_d.any(axis=0))
+            where, sa, weight = (np.repeat(x, len(sd_values)) for x in (where, sa, weight))
+            sd = np.tile(sd_values, len(where) // len(sd_values))
+            weight = weight * first_d[where, sd]
+            kept = weight > 0
+            where, sa, sd, weight = where[kept], sa[kept], sd[kept], weight[kept]
+        col = cols[where]
+        # The defender's results: the attacker's first strike, then the rest of the attacker's
+        # fire from the units that may fire back.
+        starts = tables.chains["sea"][col, :len(first_a)]
+        starts[sa >= 0, 0] = tables.chains["sea"][col[sa >= 0], sa[sa >= 0]]
+        spread = struck[where] & (sa < 0)
+        chances = np.where(spread[:, None], first_a[None, :], np.eye(1, len(first_a)))
+        pool_a = np.where(sd >= 0, np.array(sea_a)[np.minimum(sd, len(sea_a) - 1)], a)
+        dfn_results = self._walk_defender(starts, chances, self._fire_of(pool_a))
+        # The attacker's results: the defender's first strike, then the rest of its fire.
+        att_starts = np.where(sd >= 0, pool_a, a)
+        their_first = np.where((sd >= 0)[:, None], np.eye(1, first_d.shape[1]), first_d[where])
+        pool_d = np.where(sa >= 0, tables.chains["sea"][col, np.maximum(sa, 0)], col)
+        if fire_from is not None:
+            pool_d = fire_from[where]
+        alone = np.array([att.transports_only[x] for x in pool_a.tolist()], dtype=bool)
         parts = []
-        for group, sa_values in ((~unshielded, [None]), (unshielded, range(len(first_a)))):
-            where = np.flatnonzero(group)
-            for sa in sa_values if len(where) else ():
-                if sa is not None and not first_a[sa]:
-                    continue
-                for sd in sd_values:
-                    weight = np.ones(len(where)) if sa is None else np.full(len(where), first_a[sa])
-                    if sd is not None:
-                        weight = weight * first_d[where, sd]
-                    if weight.any():
-                        parts.append(self._part(a, cols[where], where, sea_a, first_a, struck[where],
-                                                first_d[where], sa, sd, weight))
+        for firing, results in self._dives(pool_d, dfn_results):
+            tables.need(firing)
+            fire_d = [(target, tables.fire[(False, target)][firing]) for target in tables.fire_targets]
+            att_results, reached = self._walk_attacker(att_starts, [("sea", their_first), *fire_d])
+            for lone in (False, True):
+                rows = np.flatnonzero(alone == lone)
+                if len(rows):
+                    parts.append((where[rows], weight[rows], att_results[rows], reached, results[rows], lone))
         return parts
 
-    def _part(self, a: int, col: np.ndarray, where: np.ndarray, sea_a: list[int], first_a: np.ndarray,
-              struck: np.ndarray, first_d: np.ndarray, sa: int | None, sd: int | None,
-              weight: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, bool]:
-        """One part of :meth:`_regular` for the columns ``col`` (``sa``/``sd``: the attacker's or
-        defender's submarine hits where enumerated)."""
-        chain, tables = self.chain, self.tables
-        att = chain.att
-        # The attacker's results: the defender's first strike, then the rest of its fire from
-        # the units that may fire back.
-        pool_d = col if sa is None else tables.chains["sea"][col, sa]
-        tables.need(pool_d)
-        fire_d = [(target, table[pool_d]) for (first, target), table in sorted(
-            tables.fire.items(), key=lambda item: (item[0][1] == "any", item[0][1])) if not first]
-        if sd is None:
-            start, stages = a, [("sea", first_d), *fire_d]
-        else:
-            start, stages = sea_a[min(sd, len(sea_a) - 1)], fire_d
-        att_results, reached = self._walk_attacker(start, stages, len(col))
-        # The defender's results: the attacker's first strike, then the rest of its fire.
-        pool_a = a if sd is None else sea_a[min(sd, len(sea_a) - 1)]
-        fire_a = self._staged(att, pool_a, False)
-        if sa is None:
-            starts = col[:, None]
-            stages_d = [("sea", np.where(struck[:, None], first_a[None, :], np.eye(1, len(first_a)))),
-                        *fire_a]
-        else:
-            starts, stages_d = tables.chains["sea"][col, sa][:, None], fire_a
-        dfn_results = self._walk_defender(starts, stages_d)
-        return where, weight, att_results, reached, dfn_results, bool(att.transports_only[pool_a])
+    def _fire_of(self, pools: np.ndarray) -> list[tuple[str, np.ndarray]]:
+        """The attacker's fire other than its submarines' first strike, from the state ``pools``
+        of each row, per class of targets (one distribution per row)."""
+        fires = {x: dict(self._staged(self.chain.att, x, False)) for x in set(pools.tolist())}
+        targets = sorted({t for fire in fires.values() for t in fire}, key=lambda t: (t == "any", t))
+        stages = []
+        for target in targets:
+            width = max(len(fire.get(target, ())) for fire in fires.values())
+            dist = np.zeros((len(pools), width))
+            for x, fire in fires.items():
+                hits = fire.get(target, np.ones(1))
+                dist[pools == x, :len(hits)] = hits
+            stages.append((target, dist))
+        return stages
 
-    def _walk_attacker(self, start: int, stages: list[tuple[str, np.ndarray]], n: int) -> tuple[np.ndarray, np.ndarray]:
-        """The attacker's states after the hits of ``stages`` (class, P(k hits) per column), from
-        ``start``: their chances per column, and the states' ids."""
+    def _dives(self, pools: np.ndarray, results: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+        """Europe's defending submarines that go down instead of firing (odds._Battle.step_blocks):
+        the defender's results split by which submarines dive, each moved to the state where they
+        are submerged, with the states that then fire back."""
+        if not self.defender_dives:
+            return [(pools, results)]
+        chain, dfn = self.chain, self.chain.dfn
+        split: defaultdict[tuple, list[tuple[int, int]]] = defaultdict(list)
+        for d2 in np.flatnonzero(results.any(axis=0)).tolist():
+            if d2 not in self._divers:
+                divers = diving(chain.battle, chain.orders, "defender", dfn.board[d2])
+                self._divers[d2] = (dfn.leave(d2, divers, SUBMERGED), tuple(sorted(Counter(p.owner for p in divers).items())))
+            d3, key = self._divers[d2]
+            split[key].append((d2, d3))
+        out = []
+        for key, moves in split.items():
+            moved = np.zeros((len(results), len(dfn.counts)))
+            d2s, d3s = (np.array(ids) for ids in zip(*moves, strict=True))
+            moved[:, d3s] = results[:, d2s]
+            firing = pools
+            if key:
+                firing = np.array([dfn.leave(pool, [p for owner, n in key for p in [
+                    q for q in dfn.board[pool] if q.type == "submarine" and q.owner == owner][:n]], SUBMERGED)
+                    for pool in pools.tolist()])
+            out.append((firing, moved))
+        return out
+
+    def _walk_attacker(self, starts: np.ndarray, stages: list[tuple[str, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
+        """The attacker's states after the hits of ``stages`` (class, P(k hits) per row) from
+        ``starts`` (a state per row): their chances per row, and the states' ids."""
         att = self.chain.att
-        frontier = {start: np.ones(n)}
+        ids = sorted(set(starts.tolist()))
+        chances = (starts[:, None] == np.array(ids)[None, :]).astype(float)
         for target, dist in stages:
-            moved: dict[int, np.ndarray] = {}
-            for x, w in frontier.items():
-                places = att.chain(x, target)
+            chains = [att.chain(x, target) for x in ids]
+            reached = sorted({y for places in chains for y in places})
+            place = {y: i for i, y in enumerate(reached)}
+            moved = np.zeros((len(starts), len(reached)))
+            for j, places in enumerate(chains):
                 laid = _laid_along(dist, len(places))
-                for k in np.flatnonzero(laid.any(axis=0)).tolist():
-                    y = places[k]
-                    moved[y] = moved[y] + w * laid[:, k] if y in moved else w * laid[:, k]
-            frontier = moved
-        reached = np.array(sorted(frontier))
-        return np.array([frontier[x] for x in reached.tolist()]).T, reached
+                moved[:, [place[y] for y in places[:laid.shape[1]]]] += chances[:, j:j + 1] * laid
+            kept = np.flatnonzero(moved.any(axis=0))
+            ids, chances = [reached[i] for i in kept.tolist()], moved[:, kept]
+        return chances, np.array(ids)
 
-    def _walk_defender(self, starts: np.ndarray, stages: list[tuple[str, np.ndarray]]) -> np.ndarray:
-        """The defender's states after the hits of ``stages`` (class, P(k hits), the same for all
-        columns or one row per column) from ``starts`` (one row per column): the chance of each
-        defender id per column."""
+    def _walk_defender(self, starts: np.ndarray, chances: np.ndarray, stages: list[tuple[str, np.ndarray]]) -> np.ndarray:
+        """The defender's states after the hits of ``stages`` (class, P(k hits) per row) from
+        ``starts`` (states per row, with their ``chances``): the chance of each defender id per row."""
         tables = self.tables
-        ids, weights = starts, np.ones(starts.shape)
+        ids, weights = starts, chances
         for target, dist in stages:
             tables.need(ids.ravel(), (target,))
             ids = tables.chains[target][ids][..., :dist.shape[-1]]
-            if dist.ndim == 2:  # one distribution per column
-                dist = dist.reshape(len(dist), *([1] * (weights.ndim - 1)), dist.shape[-1])
-            weights = weights[..., None] * dist
+            weights = weights[..., None] * dist.reshape(len(dist), *([1] * (weights.ndim - 1)), dist.shape[-1])
             keep = weights.reshape(len(weights), -1).any(axis=0)
-            if not keep.all():  # hit counts no column can reach
-                ids = ids.reshape(len(ids), -1)[:, keep]
-                weights = weights.reshape(len(weights), -1)[:, keep]
+            ids, weights = ids.reshape(len(ids), -1)[:, keep], weights.reshape(len(weights), -1)[:, keep]
         n = len(self.chain.dfn.counts)
-        columns = len(starts)
-        flat = (np.arange(columns).reshape(-1, *([1] * (ids.ndim - 1))) * n + ids).ravel()
+        rows = len(starts)
+        flat = (np.arange(rows)[:, None] * n + ids.reshape(rows, -1)).ravel()
         self._count(flat.size)
-        return np.bincount(flat, weights=weights.ravel(), minlength=columns * n).reshape(columns, n)
-
-    def _generic(self, bucket: int, a: int, cols: np.ndarray) -> list:
-        """The same parts from odds._Battle.round_from, one column at a time."""
-        parts = []
-        for i, d in enumerate(cols.tolist()):
-            for w, results_a, results_d, alone in self.chain.round_from(self.chain.code(bucket, a, d)):
-                n = len(self.chain.dfn.counts)
-                dfn_results = np.zeros((1, n))
-                dfn_results[0, list(results_d)] = list(results_d.values())
-                parts.append((np.array([i]), np.array([w]), np.array([list(results_a.values())]),
-                              np.array(list(results_a)), dfn_results, alone))
-                self._count(len(results_a) * len(results_d))
-        return parts
+        return np.bincount(flat, weights=weights.ravel(), minlength=rows * n).reshape(rows, n)
 
     def _first_round(self, a: int) -> None:
         """Round 1 from the start: AA fire and bombardment spread it over states, and from each
-        a round as in later buckets (where bombarded units do not fire back)."""
+        a round as in later buckets."""
         chain = self.chain
         grid = self.grids[1]
-        starts: defaultdict[int, list[tuple[int, float]]] = defaultdict(list)
+        # Where bombarded units fire back (Europe), the defender fires as it stood before the
+        # bombardment: its units on the board and those the ships sank.
+        fire_back = bool(chain.battle.bombarding) and chain.battle.rules.bombarded_fire_back
+        starts: defaultdict[int, list[tuple[int, int, float]]] = defaultdict(list)
         for d in np.flatnonzero(grid[a]).tolist():
             mass = grid[a, d]
             for a0, d0, w in chain.opening(a, d):
-                starts[a0].append((d0, mass * w))
+                starts[a0].append((d0, d, mass * w))
         grid[a] = 0.0
         parts, visits = [], []
         for a0, cells in starts.items():
-            parts += [(where + len(visits), *rest) for where, *rest in self._regular(1, a0, np.array([d for d, _ in cells]))]
-            visits += [m for _, m in cells]
+            before = np.array([d for _, d, _ in cells]) if fire_back else None
+            parts += [(where + len(visits), *rest)
+                      for where, *rest in self._round(a0, np.array([d0 for d0, _, _ in cells]), before)]
+            visits += [m for _, _, m in cells]
         self.rounds += sum(visits)
         self._send_parts(1, a, parts, np.array(visits), None)
 
@@ -516,11 +556,9 @@ class Sweep:
         solve one linear system (the row sent to itself is a triangular matrix, the round that
         changes nothing its diagonal). What step 7 sends back otherwise is taken again.
         """
-        chain = self.chain
-        if bucket == 1 and self.regular and not (chain.battle.bombarding and chain.battle.rules.bombarded_fire_back):
+        if bucket == 1:
             self._first_round(a)
             return
-        compute = self._regular if bucket > 1 and self.regular else self._generic
         while True:
             grid = self.grids[bucket]
             row = grid[a].copy()
@@ -531,7 +569,7 @@ class Sweep:
             if not len(cols):
                 return
             mass = row[cols]
-            parts = compute(bucket, a, cols)
+            parts = self._round(a, cols)
             if bucket != self.last:
                 visits = mass
             else:
@@ -544,13 +582,13 @@ class Sweep:
                     more = np.flatnonzero(reach >= DROP_BELOW)
                     if not len(more):
                         break
-                    parts += [(where + len(cols), *rest) for where, *rest in compute(bucket, a, more)]
+                    parts += [(where + len(cols), *rest) for where, *rest in self._round(a, more)]
                     cols, mass = np.concatenate([cols, more]), np.concatenate([mass, np.zeros(len(more))])
                 sent = np.zeros((len(cols), len(cols)))
                 for (where, *_), cells in zip(parts, own, strict=True):
                     width = min(cells.shape[1], len(on))
                     inside = cols < width
-                    sent[np.ix_(where, np.flatnonzero(inside))] += cells[:, cols[inside]]
+                    np.add.at(sent, (where[:, None], np.flatnonzero(inside)[None, :]), cells[:, cols[inside]])
                 visits = np.linalg.solve(np.eye(len(cols)) - sent.T, mass)
                 self._count(len(cols) ** 3)
             self.rounds += float(visits.sum())
