@@ -1,47 +1,59 @@
-"""Benchmarks of the exact odds calculator (issue 4), and what simulation needs to match it.
+"""Benchmarks of the exact odds (issues 4 and 13).
 
-Run from the repository root: ``python bench/bench_odds.py [--coverage]``. Exact times are the best
-of five runs; each simulation is timed once, with as many battles as it takes to come within ±1
-percentage point of the exact P(attacker wins) 95% of the time. ``--coverage`` checks that claim
-on ten seeds of the 10v10 battle.
+Run from the repository root: ``python bench/bench_odds.py``. It prints, for a series of land and
+sea battles from 10 to 200 units a side, the best in-process time of ``battle_odds`` and the time
+of a whole ``pbem odds`` process on the same battle, against the figure issue 13 asks for.
+
+``--root DIR`` times the pbem of another checkout instead (for instance a worktree of the commit
+before issue 13, to set the old engine's figures beside the new ones); ``--give-up S`` skips the
+larger battles of a series once one takes longer than S seconds (default 60). ``--simulation``
+prints instead how many simulated battles (``pbem odds --simulate N``) it takes to come within
+±1 percentage point of the exact P(attacker wins) 95% of the time; ``--coverage`` checks that
+claim on ten seeds of a 10 against 10 battle (about 100 s).
 """
 
 from __future__ import annotations
 
+import argparse
+import importlib
 import math
+import os
+import subprocess
 import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a plain script from a checkout
+HERE = Path(__file__).resolve().parent.parent
 
-from pbem.rulesets.axis_allies.combat import Battle, make_pieces  # noqa: E402
-from pbem.rulesets.axis_allies.odds import battle_odds, simulate  # noqa: E402
-from pbem.rulesets.axis_allies import edition
+# Mixes per 12 units: land battles are infantry, artillery and tanks (the "mixed land units" of
+# issue 13), a second series adds fighters and an AA gun; sea battles hold every kind of ship.
+LAND = {"infantry": 6, "artillery": 3, "tank": 3}
+DEFENCE = {"infantry": 8, "artillery": 2, "tank": 2}
+AIR_ATTACK = {"infantry": 5, "artillery": 2, "tank": 3, "fighter": 2}
+AIR_DEFENCE = {"infantry": 7, "artillery": 2, "tank": 1, "fighter": 2}
+SEA_ATTACK = {"submarine": 3, "destroyer": 3, "carrier": 1, "battleship": 1, "transport": 1, "fighter": 3}
+SEA_DEFENCE = {"submarine": 2, "destroyer": 3, "carrier": 2, "battleship": 1, "transport": 1, "fighter": 3}
 
-REVISED = edition("aa-revised")
-RULES = REVISED.combat
-
-
-def land(attackers: dict, defenders: dict, aa_gun: str | None = None) -> Battle:
-    return Battle("b1", "Ukraine S.S.R.", "land", "germany", make_pieces(RULES, {"germany": attackers}),
-                  make_pieces(RULES, {"ussr": defenders}, 1000), aa_gun=aa_gun)
-
-
-BATTLES = {  # name: (battle, target in ms or None)
-    "10v10 mixed land, AA gun": (land({"infantry": 4, "artillery": 2, "tank": 2, "fighter": 1, "bomber": 1},
-                                      {"infantry": 6, "artillery": 1, "tank": 2, "fighter": 1}, "ussr"), 20),
-    "30v30 mixed land+air": (land({"infantry": 12, "artillery": 6, "tank": 6, "fighter": 4, "bomber": 2},
-                                  {"infantry": 16, "artillery": 4, "tank": 6, "fighter": 4}), 200),
-    "30v30 mixed land+air, AA gun": (land({"infantry": 12, "artillery": 6, "tank": 6, "fighter": 4, "bomber": 2},
-                                          {"infantry": 16, "artillery": 4, "tank": 6, "fighter": 4}, "ussr"), None),
-    "sea 10 ships + 4 fighters a side": (Battle(
-        "b1", "SZ 30", "sea", "japan",
-        make_pieces(RULES, {"japan": {"battleship": 2, "carrier": 2, "destroyer": 2, "submarine": 3, "transport": 1,
-                               "fighter": 4}}),
-        make_pieces(RULES, {"usa": {"battleship": 1, "carrier": 2, "destroyer": 3, "submarine": 2, "transport": 2,
-                             "fighter": 4}}, 1000)), 500),
+SERIES = {  # name: (attacker mix, defender mix, sea, AA gun, sizes, {size: in-process target in s})
+    "land": (LAND, DEFENCE, False, False, (10, 20, 40, 60, 80, 120, 160, 200), {10: 0.01, 120: 0.3, 200: 1.0}),
+    "land + air, AA gun": (AIR_ATTACK, AIR_DEFENCE, False, True, (10, 20, 40, 60, 80, 120), {10: 0.01}),
+    "sea": (SEA_ATTACK, SEA_DEFENCE, True, False, (10, 20, 30, 40, 60, 80), {10: 0.01, 60: 0.5}),
 }
+PROCESS_TARGET = {("land", 120): 0.8}
+
+
+def scaled(mix: dict[str, int], n: int) -> dict[str, int]:
+    """``mix`` (per 12 units) scaled to ``n`` units, rounded by largest remainders (the first
+    types win ties), so that a small battle still holds every kind it can."""
+    counts = {unit: k * n // 12 for unit, k in mix.items()}
+    by_remainder = sorted(mix, key=lambda unit: -(mix[unit] * n % 12))
+    for unit in by_remainder[:n - sum(counts.values())]:
+        counts[unit] += 1
+    return {unit: k for unit, k in counts.items() if k}
+
+
+def listed(counts: dict[str, int]) -> str:
+    return ", ".join(f"{k} {unit}" for unit, k in counts.items())
 
 
 def best_of(runs: int, work) -> float:
@@ -53,32 +65,98 @@ def best_of(runs: int, work) -> float:
     return best
 
 
+class Engine:
+    """pbem's odds from a checkout: in-process calls and whole `pbem odds` processes."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        sys.path.insert(0, str(root))
+        self.combat = importlib.import_module("pbem.rulesets.axis_allies.combat")
+        self.odds = importlib.import_module("pbem.rulesets.axis_allies.odds")
+        self.rules = importlib.import_module("pbem.rulesets.axis_allies").edition("aa-revised").combat
+
+    def battle(self, attackers: dict, defenders: dict, sea: bool, aa_gun: bool):
+        make = self.combat.make_pieces
+        return self.combat.Battle("b1", "SZ 5" if sea else "Karelia S.S.R.", "sea" if sea else "land", "germany",
+                                  make(self.rules, {"germany": attackers}), make(self.rules, {"ussr": defenders}, 10_000),
+                                  aa_gun="ussr" if aa_gun else None, rules=self.rules)
+
+    def process(self, attackers: dict, defenders: dict, sea: bool, aa_gun: bool) -> float:
+        command = [sys.executable, "-m", "pbem.cli", "odds", "--attacker", listed(attackers),
+                   "--defender", listed(defenders), "--defender-power", "ussr"]
+        command += ["--sea"] * sea + ["--aa"] * aa_gun
+        env = dict(os.environ, PYTHONPATH=str(self.root))
+        start = time.perf_counter()
+        subprocess.run(command, env=env, cwd=self.root, check=True, capture_output=True)  # -m looks in cwd first
+        return time.perf_counter() - start
+
+
+def series(engine: Engine, give_up: float) -> None:
+    print(f"pbem from {engine.root}; in-process: best of 3 runs of battle_odds (one past 5 s); "
+          "process: one `pbem odds` run")
+    print(f"{'series':20} {'units a side':>12} {'in-process s':>13} {'target':>7} {'process s':>10} "
+          f"{'target':>7}  P(attacker wins)")
+    for name, (attack, defence, sea, aa_gun, sizes, targets) in SERIES.items():
+        for n in sizes:
+            attackers, defenders = scaled(attack, n), scaled(defence, n)
+            battle = engine.battle(attackers, defenders, sea, aa_gun)
+            start = time.perf_counter()
+            odds = engine.odds.battle_odds(battle)
+            first = time.perf_counter() - start
+            seconds = first if first > 5 else min(first, best_of(2, lambda: engine.odds.battle_odds(battle)))
+            process = engine.process(attackers, defenders, sea, aa_gun)
+            target, process_target = targets.get(n), PROCESS_TARGET.get((name, n))
+
+            def verdict(value: float, goal: float | None) -> str:
+                return "" if goal is None else f"<{goal:g} {'ok' if value < goal else 'MISSED'}"
+            print(f"{name:20} {n:12d} {seconds:13.3f} {verdict(seconds, target):>7} {process:10.2f} "
+                  f"{verdict(process, process_target):>7}  {odds.attacker_wins:.9f}", flush=True)
+            if seconds > give_up:
+                print(f"{name:20} {'(larger battles skipped: over the --give-up bound)':>40}")
+                break
+
+
 def runs_for_one_point(p: float) -> int:
     """Simulated battles needed for 95% of estimates of ``p`` to fall within ±1 percentage point."""
     return math.ceil(1.96 ** 2 * p * (1 - p) / 0.01 ** 2)
 
 
-def main() -> None:
-    coverage = "--coverage" in sys.argv[1:]
-    print("exact: best of 5 runs of battle_odds; simulation: one timed run of simulate (what `pbem odds "
-          "--simulate N` does) with the N that puts 95% of estimates within ±1 point of the exact P(att)")
-    print(f"{'battle':34} {'exact ms':>9} {'target':>6}     P(att)  {'N':>6}  {'sim s':>6}  sim P(att)  x faster")
-    for name, (battle, target) in BATTLES.items():
-        p = battle_odds(battle).attacker_wins
-        seconds = best_of(5, lambda battle=battle: battle_odds(battle))
+def simulation(engine: Engine, coverage: bool) -> None:
+    print("exact: best of 5 runs of battle_odds; simulation: one timed run of simulate with the N that puts "
+          "95% of estimates within ±1 point of the exact P(att)")
+    print(f"{'battle':22} {'exact ms':>9}   P(att)  {'N':>6}  {'sim s':>6}  sim P(att)  x faster")
+    for n, sea in ((10, False), (30, False), (10, True)):
+        attack, defence = (SEA_ATTACK, SEA_DEFENCE) if sea else (AIR_ATTACK, AIR_DEFENCE)
+        battle = engine.battle(scaled(attack, n), scaled(defence, n), sea, not sea)
+        p = engine.odds.battle_odds(battle).attacker_wins
+        seconds = best_of(5, lambda battle=battle: engine.odds.battle_odds(battle))
         runs = runs_for_one_point(p)
         start = time.perf_counter()
-        estimate = simulate(battle, n=runs, seed=1).attacker_wins
+        estimate = engine.odds.simulate(battle, n=runs, seed=1).attacker_wins
         sim_seconds = time.perf_counter() - start
-        verdict = "" if target is None else ("ok" if seconds * 1000 < target else "MISSED")
-        print(f"{name:34} {seconds * 1000:9.1f} {'' if target is None else target:>6} {verdict:>3} {p:7.4f}"
-              f"  {runs:6d}  {sim_seconds:6.2f}  {estimate:10.4f}  {sim_seconds / seconds:8.0f}")
-    if coverage:  # slow (about 100 s): does the N above really give ±1 point 95% of the time?
-        battle = BATTLES["10v10 mixed land, AA gun"][0]
-        p = battle_odds(battle).attacker_wins
+        name = f"{n}v{n} {'sea' if sea else 'land, AA gun'}"
+        print(f"{name:22} {seconds * 1000:9.1f} {p:7.4f}  {runs:6d}  {sim_seconds:6.2f}  {estimate:10.4f}"
+              f"  {sim_seconds / seconds:8.0f}")
+    if coverage:
+        battle = engine.battle(scaled(AIR_ATTACK, 10), scaled(AIR_DEFENCE, 10), False, True)
+        p = engine.odds.battle_odds(battle).attacker_wins
         runs = runs_for_one_point(p)
-        misses = sum(abs(simulate(battle, n=runs, seed=s).attacker_wins - p) > 0.01 for s in range(10))
+        misses = sum(abs(engine.odds.simulate(battle, n=runs, seed=s).attacker_wins - p) > 0.01 for s in range(10))
         print(f"10v10: {misses} of 10 simulations of {runs} runs missed the exact P(att) by more than 1 point")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--root", type=Path, default=HERE, help="the checkout whose pbem is timed")
+    parser.add_argument("--give-up", type=float, default=60.0, help="skip larger battles past this many seconds")
+    parser.add_argument("--simulation", action="store_true", help="exact odds against simulation instead")
+    parser.add_argument("--coverage", action="store_true", help="with --simulation: check the ±1 point claim")
+    args = parser.parse_args()
+    engine = Engine(args.root.resolve())
+    if args.simulation:
+        simulation(engine, args.coverage)
+    else:
+        series(engine, args.give_up)
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ from pbem.rulesets.axis_allies.combat import (
 from pbem.rulesets.axis_allies.odds import BattleTooLarge, Odds, battle_luck, battle_odds, hit_distribution, simulate
 from functools import partial
 from pbem.rulesets.axis_allies import edition
-from pbem.rulesets.axis_allies import combat
+from pbem.rulesets.axis_allies import combat, odds_sweep
 
 REVISED = edition("aa-revised")
 RULES = REVISED.combat
@@ -363,3 +363,85 @@ def test_luck_ranks_a_retreat_by_what_was_saved() -> None:
         assert luck.this_good_or_better == pytest.approx(as_good), dice
     with pytest.raises(BattleTooLarge):
         battle_luck(b, orders, result, max_work=0)
+
+
+# --- the engine before issue 13 --------------------------------------------------------------------
+
+def revised(kind: str, attackers: dict, defenders: dict, **kw) -> combat.Battle:
+    return combat.Battle("b1", "X", kind, "germany", make_pieces(RULES, {"germany": attackers}),
+                         make_pieces(RULES, defenders, 1000), rules=RULES, **kw)
+
+
+def europe_battle(kind: str, attackers: dict, defenders: dict, **kw) -> combat.Battle:
+    return combat.Battle("b1", "X", kind, "germany", make_pieces(EUROPE, {"germany": attackers}),
+                         make_pieces(EUROPE, defenders, 1000), aa_casualties="attacker_chooses", rules=EUROPE, **kw)
+
+
+# P(attacker wins), P(defender holds), P(draw), P(retreat), E[rounds] as the engine before issue 13
+# (pair by pair in plain Python, commit a4acc7e) computed them.
+BEFORE_ISSUE_13 = {
+    "revised land 40 a side": (
+        revised("land", {"infantry": 20, "artillery": 10, "tank": 10}, {"ussr": {"infantry": 28, "artillery": 6, "tank": 6}}),
+        BattleOrders(), (0.5037692836418658, 0.490774282384225, 0.005456433973915751, 0.0, 4.700175411509765)),
+    "revised land and air against an AA gun": (
+        revised("land", {"infantry": 12, "artillery": 4, "tank": 6, "fighter": 5, "bomber": 3},
+                {"ussr": {"infantry": 20, "tank": 4, "fighter": 4}}, aa_gun="ussr"),
+        BattleOrders(), (0.5436690721150663, 0.4447620793671598, 0.011568848517776488, 0.0, 3.7262078054891137)),
+    "revised sea, every kind of ship": (
+        revised("sea", {"submarine": 5, "destroyer": 4, "carrier": 2, "battleship": 2, "transport": 1, "fighter": 4},
+                {"uk": {"submarine": 3, "destroyer": 5, "carrier": 2, "battleship": 2, "transport": 2, "fighter": 4}}),
+        BattleOrders(), (0.20194074305978568, 0.7831436589074923, 0.014915598032723267, 0.0, 3.3846021874539)),
+    "revised sea, no destroyers": (
+        revised("sea", {"submarine": 6, "battleship": 2, "carrier": 1, "fighter": 2},
+                {"uk": {"submarine": 4, "transport": 3, "carrier": 2, "fighter": 3}}),
+        BattleOrders(PowerOrders(submerge="when_alone"), defenders={"uk": PowerOrders(submerge="always")}),
+        (0.9225670602488882, 0.06427385968949882, 0.01315908006161431, 0.0, 2.9930948280165808)),
+    "revised amphibious, retreat after round 2": (
+        revised("land", {"infantry": 8, "tank": 4, "fighter": 3}, {"usa": {"infantry": 10, "artillery": 2}},
+                amphibious=True, bombarding=make_pieces(RULES, {"germany": {"battleship": 2}}, 500)),
+        BattleOrders(retreat=RetreatRule(after_round=2)),
+        (0.924644478321204, 0.06971832067307264, 0.005637201005725032, 0.6792233632374681, 3.1476000840661427)),
+    "revised retreat when weaker": (
+        revised("land", {"infantry": 10, "artillery": 5, "tank": 5}, {"ussr": {"infantry": 16, "artillery": 4}}),
+        BattleOrders(retreat=RetreatRule(when_weaker=True)),
+        (0.6209962569254789, 0.37560217044317007, 0.003401572631354613, 0.3625507619527647, 3.4145906521318463)),
+    "europe land and air, AA gun and bombardment": (
+        europe_battle("land", {"infantry": 10, "artillery": 4, "tank": 4, "fighter": 3, "bomber": 1},
+                      {"ussr": {"infantry": 16, "artillery": 3, "tank": 2}}, amphibious=True, aa_gun="ussr",
+                      bombarding=make_pieces(EUROPE, {"germany": {"battleship": 1, "destroyer": 2}}, 500)),
+        BattleOrders(), (0.8846030355584102, 0.11173508358437662, 0.0036618808572163753, 0.0, 3.763142009453291)),
+    "europe sea with submarines": (
+        europe_battle("sea", {"submarine": 4, "destroyer": 2, "battleship": 1, "fighter": 2},
+                      {"uk": {"submarine": 2, "destroyer": 2, "carrier": 1, "fighter": 2, "transport": 2}}),
+        BattleOrders(defenders={"uk": PowerOrders(submerge="when_alone")}),
+        (0.6502755544596277, 0.31628397454529683, 0.03344047099507609, 0.0, 2.9872322939637397)),
+}
+
+
+@pytest.mark.parametrize("name", BEFORE_ISSUE_13)
+def test_the_figures_of_the_engine_before_issue_13(name: str) -> None:
+    b, orders, before = BEFORE_ISSUE_13[name]
+    odds = battle_odds(b, orders)
+    now = (odds.attacker_wins, odds.defender_holds, odds.draw, odds.retreats, odds.expected_rounds)
+    assert now == pytest.approx(before, abs=1e-9)
+    assert odds.error_bound < 1e-12
+
+
+def test_a_dropped_state_is_counted_in_the_error_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    b, orders, _ = BEFORE_ISSUE_13["revised land and air against an AA gun"]
+    exact = battle_odds(b, orders)
+    monkeypatch.setattr(odds_sweep, "DROP_BELOW", 1e-4)
+    rough = battle_odds(b, orders)
+    assert 1e-6 < rough.error_bound < 0.5
+    for field in ("attacker_wins", "defender_holds", "draw"):  # each at most the bound too low
+        assert 0 <= getattr(exact, field) - getattr(rough, field) <= rough.error_bound + 1e-12, field
+    assert rough.attacker_wins + rough.defender_holds + rough.draw == pytest.approx(1 - rough.error_bound, abs=1e-12)
+
+
+def test_the_largest_battles_stay_within_a_turns_work_bound() -> None:
+    from pbem.rulesets.axis_allies import combat_link
+    b = large(RULES, "land", LAND_ATTACK, LAND_DEFENCE, 200)
+    result = resolve_battle(b, BattleOrders(), lambda n: [(7 * i) % 6 + 1 for i in range(n)])
+    luck = battle_luck(b, BattleOrders(), result, max_work=combat_link.MAX_ODDS_WORK)
+    assert luck.attacker_wins + luck.draw + luck.defender_holds == pytest.approx(1, abs=1e-12)
+    assert combat_link.battle_luck(b, BattleOrders(), result)["this_good_or_better"] == round(luck.this_good_or_better, 6)

@@ -269,3 +269,29 @@ def test_europe_destroyers_bombard_without_a_development() -> None:
     assert odds_json("--ruleset", "aa-europe", *args)["method"] == "exact"
     refused = pbem("odds", "--ruleset", "aa-revised", *args)
     assert refused.exit_code != 0 and "combined_bombardment" in refused.stderr
+
+
+def test_the_exact_odds_state_their_error_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    data = odds_json("--attacker", "30 infantry, 10 tanks", "--defender", "40 infantry")
+    assert 0 < data["error_bound"] < 1e-12
+    assert "so every figure is exact to the digits shown" in pbem("odds", "--attacker", "30 infantry, 10 tanks",
+                                                                  "--defender", "40 infantry").stdout
+    assert odds_json("--attacker", "1 infantry", "--defender", "1 infantry")["error_bound"] == 0
+    assert "over every die of every round" in pbem("odds", "--attacker", "1 tank", "--defender", "1 infantry").stdout
+    from pbem.rulesets.axis_allies import odds_sweep
+    monkeypatch.setattr(odds_sweep, "DROP_BELOW", 0.01)
+    rough = odds_json(*BATTLE)
+    assert rough["error_bound"] >= 0.0005
+    text = pbem("odds", *BATTLE).stdout
+    assert f"so any chance may be up to {100 * rough['error_bound']:.1f}% higher" in text
+
+
+def test_a_turn_report_says_when_the_odds_may_be_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pbem.rulesets.axis_allies import odds_sweep
+    monkeypatch.setattr(odds_sweep, "DROP_BELOW", 0.5)  # every state after round 1 is left out
+    before, after, log = karelia_turn([6, 6, 1, 1, 6])
+    odds = log.of_type("battle_end")[0]["odds"]
+    assert odds["error_bound"] >= 5e-7 and odds["error_bound"] == round(odds["error_bound"], 6)
+    line = report_model(before, after, log)["battles"][0]["luck"]
+    assert line.endswith(f"Each chance may be up to {100 * odds['error_bound']:.1f}% higher (states too unlikely "
+                         "to follow were left out).")

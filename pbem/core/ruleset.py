@@ -223,7 +223,8 @@ class Ruleset(ABC):
         ``attacker_survivors`` and ``defender_survivors`` ({unit type: expected number}),
         ``outcomes`` (the most likely ends, most likely first: ``probability``, ``winner``
         (attacker, defender or draw), ``attackers`` and ``defenders`` {unit type: n}),
-        ``attacker_ipc_lost`` and ``defender_ipc_lost`` (expected), and ``method``. Raises
+        ``attacker_ipc_lost`` and ``defender_ipc_lost`` (expected), and ``method``; an exact
+        method may add ``error_bound``, how much any probability may be off. Raises
         `InputError` when the request cannot be read or describes an impossible battle.
         """
         return None

@@ -12,12 +12,22 @@ def _expected(w: Words, units: Mapping[str, float]) -> str:
     return ", ".join(f"{n:.2f} {w.unit(u, 1 if n == 1 else 2)}" for u, n in units.items()) or "nothing"
 
 
+def _bound(bound: float) -> str:
+    """What the exact method's error bound means for the figures shown (percentages of one decimal)."""
+    if not bound:
+        return ", over every die of every round"
+    if bound < 0.0005:
+        return (f": states less likely than 1e-18 were left out, {bound:.1e} in all, so every figure "
+                "is exact to the digits shown")
+    return f": states less likely than 1e-18 were left out, so any chance may be up to {percent(bound)} higher"
+
+
 def odds_text(data: dict[str, Any], w: Words) -> str:
     """The odds of one battle in the game's words `w`: who wins, what is left, what is lost, the
     likeliest outcomes."""
     att, dfn = w.power(data["attacker"]), w.power(data["defender"])
     if data["method"] == "exact":
-        method = "exact"
+        method = f"exact{_bound(data.get('error_bound', 0.0))}"
     else:
         method = (f"simulation of {data['runs']:,} battles (seed {data['seed']}); P({att} wins) "
                   f"±{100 * data['attacker_win_stderr']:.2f} points (one standard error)")

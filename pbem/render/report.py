@@ -109,7 +109,9 @@ def _luck_line(attacker: str, odds: dict[str, Any] | None) -> str:
         return f"Odds not computed: {odds['not_computed']}."
     return (f"Odds before the battle: {attacker} wins {percent(odds['attacker_win'])}, both sides wiped out "
             f"{percent(odds['draw'])}, the defender holds {percent(odds['defender_win'])}. "
-            f"{percent(odds['this_good_or_better'])} of outcomes were this good or better for {attacker}.")
+            f"{percent(odds['this_good_or_better'])} of outcomes were this good or better for {attacker}."
+            + (f" Each chance may be up to {percent(odds['error_bound'])} higher (states too unlikely to follow "
+               "were left out)." if "error_bound" in odds else ""))
 
 
 def _other_line(w: Words, e: dict[str, Any]) -> str:

@@ -7,6 +7,7 @@ map or the turn; this module knows nothing of dice. See docs/combat-api.md.
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 from pbem.rulesets.axis_allies import combat, odds
@@ -193,10 +194,12 @@ def run_battle(turn: Turn, b: Battle) -> None:
         rehouse_carrier_fighters(turn, b.space)
 
 
-MAX_ODDS_WORK = 2_000_000
-"""Bound on the exact odds' work for one battle of a turn (odds.py's ``max_work``): about half a
-second to a second. Beyond it (some 40 units a side) the report says the odds were not computed
-rather than hold up the turn; counting steps, not seconds, keeps the event log the same everywhere."""
+MAX_ODDS_WORK = 20_000_000_000
+"""Bound on the exact odds' work for one battle of a turn (odds.py's ``max_work``, in cells
+computed, see odds_sweep): some ten seconds. 300 land units a side take under 2 billion, 200 a
+side with 40 aircraft against an AA gun about 7 billion; beyond the bound the report says the
+odds were not computed rather than hold up the turn. Counting steps, not seconds, keeps the
+event log the same everywhere."""
 
 
 def battle_luck(battle: combat.Battle, orders: combat.BattleOrders, result: combat.BattleResult) -> dict:
@@ -209,9 +212,12 @@ def battle_luck(battle: combat.Battle, orders: combat.BattleOrders, result: comb
         return {"not_computed": "battle too large"}
     except odds.StepsNotCovered:
         return {"not_computed": "steps not covered by the exact odds"}
-    return {"attacker_win": round(luck.attacker_wins, 6), "draw": round(luck.draw, 6),
-            "defender_win": round(luck.defender_holds, 6),
-            "this_good_or_better": round(luck.this_good_or_better, 6)}
+    odds_field = {"attacker_win": round(luck.attacker_wins, 6), "draw": round(luck.draw, 6),
+                  "defender_win": round(luck.defender_holds, 6),
+                  "this_good_or_better": round(luck.this_good_or_better, 6)}
+    if luck.error_bound >= 5e-7:  # it would show in the 6 decimals: say how far they may be off
+        odds_field["error_bound"] = math.ceil(luck.error_bound * 1e6) / 1e6
+    return odds_field
 
 
 # --- bombing raids and rockets ----------------------------------------------------------------

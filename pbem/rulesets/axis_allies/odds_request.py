@@ -230,6 +230,15 @@ def odds_data(request: OddsRequest, edition: Edition) -> dict[str, Any]:
     return _as_data(battle, next(iter(orders.defenders)), odds, retreat_rule, request.seed)
 
 
+def error_bound(dropped: float) -> float:
+    """The probability the exact odds left out, rounded up to two significant digits (a bound
+    that still holds once printed)."""
+    if dropped <= 0:
+        return 0.0
+    exponent = math.floor(math.log10(dropped)) - 1
+    return float(f"{math.ceil(dropped / 10 ** exponent)}e{exponent}")
+
+
 def _as_data(battle: Battle, defender: str, odds: Odds, retreat_rule: bool, seed: int) -> dict[str, Any]:
     def p(x: float) -> float:
         return round(x, DIGITS)
@@ -251,6 +260,8 @@ def _as_data(battle: Battle, defender: str, odds: Odds, retreat_rule: bool, seed
         "outcomes": [{"probability": p(s.probability), "winner": OUTCOME_WINNERS[s.winner],
                       "attackers": dict(s.attackers), "defenders": dict(s.defenders)} for s in odds.stacks],
     }
+    if odds.method == "exact":
+        data["error_bound"] = error_bound(odds.error_bound)
     if odds.runs is not None:
         data |= {"runs": odds.runs, "seed": seed,
                  "attacker_win_stderr": p(math.sqrt(odds.attacker_wins * (1 - odds.attacker_wins) / odds.runs))}
