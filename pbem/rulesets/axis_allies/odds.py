@@ -194,13 +194,16 @@ class _Side:
         or 5), from the same volley functions resolve_battle rolls."""
         key = (sid, submarines)
         if key not in self._fire:
-            board = self.board[sid]
-            if submarines:
-                volleys = submarine_volleys(battle, board, self.side)
-            else:
-                volleys = (attack_volleys if self.side == "attacker" else defence_volleys)(battle, board)
-            self._fire[key] = hit_distribution(volleys)
+            self._fire[key] = hit_distribution(self.volleys(sid, battle, submarines))
         return self._fire[key]
+
+    def volleys(self, sid: int, battle: Battle, submarines: bool) -> list[Volley]:
+        """The volleys of this side's submarines striking first, or of its other units (step 4
+        or 5), as resolve_battle rolls them."""
+        board = self.board[sid]
+        if submarines:
+            return submarine_volleys(battle, board, self.side)
+        return (attack_volleys if self.side == "attacker" else defence_volleys)(battle, board)
 
 
 # --- the chain of rounds --------------------------------------------------------------------------

@@ -359,12 +359,7 @@ class Sweep:
         """A side's submarines striking first (``first``) or its other fire, per target class."""
         key = (side.side, sid, first)
         if key not in self._staged_fire:
-            battle, board = self.chain.battle, side.board[sid]
-            if first:
-                volleys = submarine_volleys(battle, board, side.side)
-            else:
-                volleys = (attack_volleys if side.side == "attacker" else defence_volleys)(battle, board)
-            self._staged_fire[key] = staged(volleys)
+            self._staged_fire[key] = staged(side.volleys(sid, self.chain.battle, first))
         return self._staged_fire[key]
 
     def _round(self, a: int, cols: np.ndarray, fire_from: np.ndarray | None = None) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, bool]]:
