@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .odds_sweep import BOARD, RETREATED, SUBMERGED, Sweep, TooManySteps, hit_distribution
 from .combat import (
@@ -113,7 +113,21 @@ class _Side:
         counts = [0] * len(self.classes)
         for p in pieces:
             counts[self.class_of(p, BOARD)] += 1
+        self._ranked = self._class_ranking()
         self.start = self.intern(tuple(counts))
+
+    def _class_ranking(self) -> list[tuple[int, bool, Piece]]:
+        """combat.casualty_ranking of one unit of every class on the board, as (class, damaging,
+        the unit), without keeping a land unit back.
+
+        Units of a class are ranked next to each other (they differ only in their ids), so a
+        state's ranking is this list with each class repeated as many times as it has units,
+        and then its last land unit moved to the end where the policy keeps one back.
+        """
+        units = {c: Piece(c, unit, owner, damaged, self.cargo[cargo])
+                 for c, (unit, owner, damaged, cargo, place) in enumerate(self.classes) if place == BOARD}
+        ranked = casualty_ranking(list(units.values()), replace(self.policy, keep_land_unit=False))
+        return [(piece.id, damaging, piece) for piece, damaging in ranked]
 
     def _class_id(self, key: tuple) -> int:
         if key not in self.class_ids:
@@ -151,16 +165,25 @@ class _Side:
         key = (sid, target)
         if key not in self._chains:
             counts = list(self.counts[sid])
-            chain, tipped = [sid], set()
-            for piece, damaging in casualty_ranking(self.board[sid], self.policy):
+            ranking = [(c, damaging, piece) for c, damaging, piece in self._ranked for _ in range(counts[c])]
+            if self.policy.keep_land_unit:
+                land = [i for i, (_, _, piece) in enumerate(ranking) if piece.kind == "land"]
+                if land:
+                    ranking.append(ranking.pop(land[-1]))
+            # A sound battleship's first hit comes before its second, and the battleships of a
+            # class take both in the same order: the first ones sunk are the ones damaged.
+            chain, damaged, sunk = [sid], Counter(), Counter()
+            for c, damaging, piece in ranking:
                 if not is_target(piece, target):
                     continue
-                if damaging:  # a sound battleship's first hit always comes before its second
-                    counts[self.class_of(piece, BOARD, False)] -= 1
-                    counts[self.class_of(piece, BOARD, True)] += 1
-                    tipped.add(piece.id)
+                hurt = self.class_of(piece, BOARD, True) if piece.type == "battleship" else c
+                if damaging:
+                    counts[c] -= 1
+                    counts[hurt] += 1
+                    damaged[c] += 1
                 else:
-                    counts[self.class_of(piece, BOARD, piece.damaged or piece.id in tipped)] -= 1
+                    counts[hurt if sunk[c] < damaged[c] else c] -= 1
+                    sunk[c] += 1
                 chain.append(self.intern(tuple(counts)))
             self._chains[key] = chain
         return self._chains[key]

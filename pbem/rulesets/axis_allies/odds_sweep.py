@@ -583,7 +583,9 @@ class Sweep:
                 for (where, *_), cells in zip(parts, own, strict=True):
                     width = min(cells.shape[1], len(on))
                     inside = cols < width
-                    np.add.at(sent, (where[:, None], np.flatnonzero(inside)[None, :]), cells[:, cols[inside]])
+                    rows_of = np.zeros((len(cols), len(where)))  # a column may have several rows
+                    rows_of[where, np.arange(len(where))] = 1.0
+                    sent[:, inside] += rows_of @ cells[:, cols[inside]]
                 visits = np.linalg.solve(np.eye(len(cols)) - sent.T, mass)
                 self._count(len(cols) ** 3)
             self.rounds += float(visits.sum())
