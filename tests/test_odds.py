@@ -15,7 +15,7 @@ from pbem.rulesets.axis_allies.combat import (
 from pbem.rulesets.axis_allies.odds import BattleTooLarge, Odds, battle_luck, battle_odds, hit_distribution, simulate
 from functools import partial
 from pbem.rulesets.axis_allies import edition
-from pbem.rulesets.axis_allies import combat, odds_sweep
+from pbem.rulesets.axis_allies import combat, odds, odds_sweep
 
 REVISED = edition("aa-revised")
 RULES = REVISED.combat
@@ -184,8 +184,16 @@ EUROPE_SMALL = {  # Europe's own steps, every die enumerated through fight_round
 }
 
 
+@pytest.fixture(params=["cells", "rows"])
+def walk(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Both walks of the chain: cell by cell (small battles) and row by row with numpy."""
+    if request.param == "rows":
+        monkeypatch.setattr(odds, "CELL_WALK_UP_TO", 0)
+    return request.param
+
+
 @pytest.mark.parametrize("name", [*SMALL, *(f"europe: {n}" for n in EUROPE_SMALL)])
-def test_exact_odds_equal_brute_force(name: str) -> None:
+def test_exact_odds_equal_brute_force(name: str, walk: str) -> None:
     b, orders = SMALL[name] if name in SMALL else EUROPE_SMALL[name.removeprefix("europe: ")]
     expected, rounds = brute_force(b, orders)
     odds = battle_odds(b, orders, top=10_000)
@@ -313,7 +321,7 @@ def assert_same_odds(odds: Odds, other: Odds) -> None:
     assert figures(odds) == pytest.approx(figures(other), abs=1e-12)
 
 
-def test_retreat_below_a_win_chance() -> None:
+def test_retreat_below_a_win_chance(walk: str) -> None:
     b = battle("land", "germany", {"germany": {"infantry": 3, "tank": 1}}, {"ussr": {"infantry": 4, "artillery": 1}})
     plain = battle_odds(b)
     assert_same_odds(battle_odds(b, retreat_below=0.0), plain)
@@ -326,7 +334,7 @@ def test_retreat_below_a_win_chance() -> None:
     assert cautious.attacker_wins + cautious.defender_holds + cautious.draw == pytest.approx(1.0)
 
 
-def test_cargo_counts_in_ipc_lost_not_in_survivors() -> None:
+def test_cargo_counts_in_ipc_lost_not_in_survivors(walk: str) -> None:
     odds = battle_odds(LOADED)
     assert set(odds.expected_survivors["attacker"]) <= {"destroyer", "transport"}
     worst = 12 + 8 + 3 + 5
@@ -349,7 +357,7 @@ def test_stacks_are_sorted_and_simulation_reports_runs() -> None:
     assert simulate(b, orders, 50, seed=1) == sim
 
 
-def test_luck_ranks_a_retreat_by_what_was_saved() -> None:
+def test_luck_ranks_a_retreat_by_what_was_saved(walk: str) -> None:
     # A tank against an infantry, retreating after round 1: it wins 1/2 * 2/3, both die 1/2 * 1/3,
     # it retreats intact 1/2 * 2/3 (a defender hold, but better than losing the tank), it dies 1/6.
     b = battle("land", "germany", {"germany": {"tank": 1}}, {"ussr": {"infantry": 1}})

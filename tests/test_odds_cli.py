@@ -278,7 +278,8 @@ def test_the_exact_odds_state_their_error_bound(monkeypatch: pytest.MonkeyPatch)
                                                                   "--defender", "40 infantry").stdout
     assert odds_json("--attacker", "1 infantry", "--defender", "1 infantry")["error_bound"] == 0
     assert "over every die of every round" in pbem("odds", "--attacker", "1 tank", "--defender", "1 infantry").stdout
-    from pbem.rulesets.axis_allies import odds_sweep
+    from pbem.rulesets.axis_allies import odds, odds_sweep
+    monkeypatch.setattr(odds, "CELL_WALK_UP_TO", 0)  # a small battle is walked cell by cell, dropping nothing
     monkeypatch.setattr(odds_sweep, "DROP_BELOW", 0.01)
     rough = odds_json(*BATTLE)
     assert rough["error_bound"] >= 0.0005
@@ -287,7 +288,8 @@ def test_the_exact_odds_state_their_error_bound(monkeypatch: pytest.MonkeyPatch)
 
 
 def test_a_turn_report_says_when_the_odds_may_be_off(monkeypatch: pytest.MonkeyPatch) -> None:
-    from pbem.rulesets.axis_allies import odds_sweep
+    from pbem.rulesets.axis_allies import odds, odds_sweep
+    monkeypatch.setattr(odds, "CELL_WALK_UP_TO", 0)
     monkeypatch.setattr(odds_sweep, "DROP_BELOW", 0.5)  # every state after round 1 is left out
     before, after, log = karelia_turn([6, 6, 1, 1, 6])
     odds = log.of_type("battle_end")[0]["odds"]

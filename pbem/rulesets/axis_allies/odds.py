@@ -20,6 +20,7 @@ on to its successors with the "nothing happened" loop summed as a geometric seri
 
 from __future__ import annotations
 
+import heapq
 import random
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
@@ -288,6 +289,11 @@ def check_covered(battle: Battle) -> None:
         raise StepsNotCovered(f"the exact odds do not cover {' or '.join(reasons)} yet: simulate instead")
 
 
+CELL_WALK_UP_TO = 24
+"""Units (both sides) up to which a battle's chain is walked cell by cell: a handful of states
+costs less in plain Python than numpy's calls for each row (about 20-30% at 10 against 10),
+while from some 15 units a side the rows win, and by far."""
+
 _SHIFT = 21  # side-state ids fit in 21 bits; a state code is (bucket, attacker, defender) packed
 
 
@@ -522,20 +528,81 @@ class _Battle:
         return nxt
 
     def run(self, max_work: int | None = None) -> tuple[dict[int, float], float, float]:
-        """Spread the probability from the start to the ends (odds_sweep.Sweep); returns P(end),
-        E[rounds] and the probability dropped on the way (the error bound of every figure).
+        """Spread the probability from the start to the ends; returns P(end), E[rounds] and the
+        probability dropped on the way (the error bound of every figure).
 
-        ``max_work`` bounds the cells computed (the time taken grows with them): past it,
-        :class:`BattleTooLarge` is raised.
+        A battle of up to :data:`CELL_WALK_UP_TO` units goes cell by cell (:meth:`walk_cells`),
+        a larger one row by row with numpy (odds_sweep.Sweep). ``max_work`` bounds the cells
+        computed (the time taken grows with them): past it, :class:`BattleTooLarge` is raised.
         """
         if self.retreat_below is not None:
             self.value(self.start)
+        if len(self.battle.attackers) + len(self.battle.defenders) <= CELL_WALK_UP_TO:
+            ends, rounds = self.walk_cells(max_work)
+            return ends, rounds, 0.0
         sweep = Sweep(self, max_work)
         try:
             ends, rounds = sweep.run()
         except TooManySteps as too_many:
             raise BattleTooLarge(str(too_many)) from None
         return ends, rounds, sweep.dropped
+
+    def walk_cells(self, max_work: int | None) -> tuple[dict[int, float], float]:
+        """:meth:`run` one state at a time in plain Python: P(end) and E[rounds].
+
+        Each state or end has a one-element list holding the probability of reaching it; the
+        cells of a round's results are cached per (attacker result, bucket, lone transports) and
+        defender result, so a pair of results costs one lookup. The round that changes nothing
+        adds to the cell of the state being processed, which has been read already: that loop is
+        accounted for by dividing by (1 - stay) instead.
+        """
+        cells: dict[int, list[float]] = {self.start: [1.0]}
+        levels: dict[tuple[int, int], list[int]] = {(1, 0): [self.start]}
+        order = [(1, 0)]
+        rows: dict[tuple[int, int, bool], dict[int, list[float]]] = {}
+        att_slots, dfn_slots = self.att.slots, self.dfn.slots
+
+        def cell_of(a1: int, d1: int, bucket: int, alone: bool) -> list[float]:
+            nxt = self.advance(a1, d1, bucket, alone)
+            cell = cells.get(nxt)
+            if cell is None:
+                cell = cells[nxt] = [0.0]
+                if nxt >= 0:
+                    nb, na, nd = self.decode(nxt)
+                    level = (nb, -(att_slots[na] + dfn_slots[nd]))
+                    if level not in levels:
+                        levels[level] = []
+                        heapq.heappush(order, level)
+                    levels[level].append(nxt)
+            return cell
+
+        rounds, work = 0.0, 0
+        while order:
+            for state in levels.pop(heapq.heappop(order)):
+                bucket, a, d = self.decode(state)
+                blocks = self.round_from(state)
+                stay = 0.0
+                if bucket == self.last_bucket:
+                    stay = sum(w * ra.get(a, 0.0) * rd.get(d, 0.0) for w, ra, rd, alone in blocks
+                               if self.advance(a, d, bucket, alone) == state)
+                visits = cells[state][0] / (1 - stay)
+                rounds += visits
+                for w, ra, rd, alone in blocks:
+                    results_d = list(rd.items())
+                    work += len(ra) * len(results_d)
+                    if max_work is not None and work > max_work:
+                        raise BattleTooLarge(f"the exact odds need more than {max_work:,} steps")
+                    for a1, p in ra.items():
+                        row = rows.get((a1, bucket, alone))
+                        if row is None:
+                            row = rows[(a1, bucket, alone)] = {}
+                        vp = visits * w * p
+                        for d1, q in results_d:
+                            cell = row.get(d1)
+                            if cell is None:
+                                cell = row[d1] = cell_of(a1, d1, bucket, alone)
+                            cell[0] += vp * q
+        return {code: cell[0] for code, cell in cells.items() if code < 0}, rounds
 
 
 # --- results --------------------------------------------------------------------------------------

@@ -16,8 +16,9 @@ every defender state holding probability - is handled at once (Sweep._round):
   goes through odds._Battle.advance, one cell at a time.
 
 This follows the steps of odds._Battle.round_blocks (Revised) and step_blocks (Europe), which
-walk the same chain one cell at a time for the odds-only retreat rule; tests/test_odds.py holds
-the figures of the engine before this one, and every die enumerated through combat.fight_round.
+walk the same chain one cell at a time for small battles (odds.CELL_WALK_UP_TO) and for the
+odds-only retreat rule; tests/test_odds.py checks both walks against every die enumerated
+through combat.fight_round, and against the figures of the engine before issue 13.
 
 Rows are taken bucket by bucket, from the most attacking units left to the fewest: no round adds
 units, so a row's probability is complete when its turn comes, except for what it sends back to
@@ -432,6 +433,8 @@ class Sweep:
     def _fire_of(self, pools: np.ndarray) -> list[tuple[str, np.ndarray]]:
         """The attacker's fire other than its submarines' first strike, from the state ``pools``
         of each row, per class of targets (one distribution per row)."""
+        if (pools == pools[0]).all():  # the usual row: one attacking stack for all columns
+            return [(t, np.tile(dist, (len(pools), 1))) for t, dist in self._staged(self.chain.att, int(pools[0]), False)]
         fires = {x: dict(self._staged(self.chain.att, x, False)) for x in set(pools.tolist())}
         targets = sorted({t for fire in fires.values() for t in fire}, key=lambda t: (t == "any", t))
         stages = []
