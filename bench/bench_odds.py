@@ -78,7 +78,8 @@ class Engine:
     def battle(self, attackers: dict, defenders: dict, sea: bool, aa_gun: bool):
         make = self.combat.make_pieces
         return self.combat.Battle("b1", "SZ 5" if sea else "Karelia S.S.R.", "sea" if sea else "land", "germany",
-                                  make(self.rules, {"germany": attackers}), make(self.rules, {"ussr": defenders}, 10_000),
+                                  make(self.rules, {"germany": attackers}),
+                                  make(self.rules, {"ussr": defenders}, 10_000),
                                   aa_gun="ussr" if aa_gun else None, rules=self.rules)
 
     def process(self, attackers: dict, defenders: dict, sea: bool, aa_gun: bool) -> float:

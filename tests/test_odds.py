@@ -326,7 +326,8 @@ def test_retreat_below_a_win_chance(walk: str) -> None:
     plain = battle_odds(b)
     assert_same_odds(battle_odds(b, retreat_below=0.0), plain)
     # Below 1, every state short of a sure win retreats: the same as retreating after round 1.
-    assert_same_odds(battle_odds(b, retreat_below=1.0), battle_odds(b, BattleOrders(retreat=RetreatRule(after_round=1))))
+    after_round_1 = BattleOrders(retreat=RetreatRule(after_round=1))
+    assert_same_odds(battle_odds(b, retreat_below=1.0), battle_odds(b, after_round_1))
     cautious = battle_odds(b, retreat_below=0.4)
     assert 0 < cautious.retreats < 1
     assert cautious.attacker_wins <= plain.attacker_wins
@@ -389,7 +390,8 @@ def europe_battle(kind: str, attackers: dict, defenders: dict, **kw) -> combat.B
 # (pair by pair in plain Python, commit a4acc7e) computed them.
 BEFORE_ISSUE_13 = {
     "revised land 40 a side": (
-        revised("land", {"infantry": 20, "artillery": 10, "tank": 10}, {"ussr": {"infantry": 28, "artillery": 6, "tank": 6}}),
+        revised("land", {"infantry": 20, "artillery": 10, "tank": 10},
+                {"ussr": {"infantry": 28, "artillery": 6, "tank": 6}}),
         BattleOrders(), (0.5037692836418658, 0.490774282384225, 0.005456433973915751, 0.0, 4.700175411509765)),
     "revised land and air against an AA gun": (
         revised("land", {"infantry": 12, "artillery": 4, "tank": 6, "fighter": 5, "bomber": 3},
@@ -452,4 +454,5 @@ def test_the_largest_battles_stay_within_a_turns_work_bound() -> None:
     result = resolve_battle(b, BattleOrders(), lambda n: [(7 * i) % 6 + 1 for i in range(n)])
     luck = battle_luck(b, BattleOrders(), result, max_work=combat_link.MAX_ODDS_WORK)
     assert luck.attacker_wins + luck.draw + luck.defender_holds == pytest.approx(1, abs=1e-12)
-    assert combat_link.battle_luck(b, BattleOrders(), result)["this_good_or_better"] == round(luck.this_good_or_better, 6)
+    in_turn = combat_link.battle_luck(b, BattleOrders(), result)
+    assert in_turn["this_good_or_better"] == round(luck.this_good_or_better, 6)

@@ -11,7 +11,9 @@ units, defending units), each side counted by unit class (type, owner, damage, c
 bombardment happen in round 1) and the retreat round, so later rounds share one bucket. A round
 either removes something from the board or leaves the state as it was, so the states are
 processed bucket by bucket from the most to the fewest units left, each passing its probability
-on to its successors with the "nothing happened" loop summed as a geometric series.
+on to its successors with the "nothing happened" loop summed as a geometric series: cell by cell
+for a small battle (:meth:`_Battle.walk_cells`), a row of cells at a time with numpy for a larger
+one (odds_sweep.py, issue 13).
 
 ``resolve_battle``'s round cap is a safety net no legal battle needs; the exact odds ignore it.
 
@@ -26,14 +28,13 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from .odds_sweep import BOARD, RETREATED, SUBMERGED, Sweep, TooManySteps, hit_distribution
 from .combat import (
     Battle, BattleOrders, BattleResult, CasualtyPolicy, Piece, Side, Target, Volley, aa_volley,
     attack_volleys, battle_winner, bombardment_volleys, casualty_policies, casualty_ranking, check_battle,
     CombatRules, count_units, defence_volleys, diving, has_destroyer, is_target, press_or_retreat,
     resolve_battle, submarine_volleys, take_casualties, takes_territory, transports_only,
 )
-
+from .odds_sweep import BOARD, RETREATED, SUBMERGED, Sweep, TooManySteps, hit_distribution
 
 
 @dataclass(frozen=True)
@@ -770,6 +771,7 @@ def simulate(battle: Battle, orders: BattleOrders | None = None, n: int = 10_000
     for _ in range(n):
         result = resolve_battle(battle, orders, roll)
         rounds += result.rounds
-        tally.add(1.0, result.winner, _left(battle, result.attackers, result.retreated_pieces, result.submerged["attacker"]),
+        tally.add(1.0, result.winner,
+                  _left(battle, result.attackers, result.retreated_pieces, result.submerged["attacker"]),
                   _left(battle, result.defenders, (), result.submerged["defender"]))
     return tally.odds(rounds / n, top, "simulation", n, float(n))

@@ -64,6 +64,11 @@ _TARGETS = ("any", "sea", "air", "land", "not_submarine")
 _BIT = {target: 1 << i for i, target in enumerate(_TARGETS)}
 
 
+Part = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, bool]
+"""Rows of a round (Sweep._round): columns, weights, attacker results, the attacker ids they
+are over, defender results over defender ids, and whether lone transports were fired at."""
+
+
 class TooManySteps(Exception):
     """The sweep would compute more cells than its caller allowed."""
 
@@ -363,7 +368,7 @@ class Sweep:
             self._staged_fire[key] = staged(side.volleys(sid, self.chain.battle, first))
         return self._staged_fire[key]
 
-    def _round(self, a: int, cols: np.ndarray, fire_from: np.ndarray | None = None) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, bool]]:
+    def _round(self, a: int, cols: np.ndarray, fire_from: np.ndarray | None = None) -> list[Part]:
         """The round from (a, d) for every d of ``cols``, as parts (columns, weight, attacker
         results over the attacker ids ``reached``, defender results over defender ids, lone
         transports fired at), a row each; the cells reached from a column are the sum over the
@@ -385,7 +390,10 @@ class Sweep:
         sea_a = att.chain(a, "sea")
         first_a = dict(self._staged(att, a, True)).get("sea", np.ones(1))
         first_d = tables.fire.get((True, "sea"))
-        first_d = first_d[cols] if first_d is not None and len(sea_a) > 1 else np.eye(1, tables.hits).repeat(len(cols), 0)
+        if first_d is None or len(sea_a) <= 1:
+            first_d = np.eye(1, tables.hits).repeat(len(cols), 0)
+        else:
+            first_d = first_d[cols]
         # The rows: a row per column, or per column and number of hits by the submarines of a
         # side whose victims' enemies have no destroyer (sa: on the defender, sd: on the attacker).
         struck = (tables.sea_len[cols] > 1) & (len(first_a) > 1)  # submarines fire at sea units only
@@ -434,7 +442,8 @@ class Sweep:
         """The attacker's fire other than its submarines' first strike, from the state ``pools``
         of each row, per class of targets (one distribution per row)."""
         if (pools == pools[0]).all():  # the usual row: one attacking stack for all columns
-            return [(t, np.tile(dist, (len(pools), 1))) for t, dist in self._staged(self.chain.att, int(pools[0]), False)]
+            staged_fire = self._staged(self.chain.att, int(pools[0]), False)
+            return [(t, np.tile(dist, (len(pools), 1))) for t, dist in staged_fire]
         fires = {x: dict(self._staged(self.chain.att, x, False)) for x in set(pools.tolist())}
         targets = sorted({t for fire in fires.values() for t in fire}, key=lambda t: (t == "any", t))
         stages = []
@@ -458,7 +467,8 @@ class Sweep:
         for d2 in np.flatnonzero(results.any(axis=0)).tolist():
             if d2 not in self._divers:
                 divers = diving(chain.battle, chain.orders, "defender", dfn.board[d2])
-                self._divers[d2] = (dfn.leave(d2, divers, SUBMERGED), tuple(sorted(Counter(p.owner for p in divers).items())))
+                owners = tuple(sorted(Counter(p.owner for p in divers).items()))
+                self._divers[d2] = (dfn.leave(d2, divers, SUBMERGED), owners)
             d3, key = self._divers[d2]
             split[key].append((d2, d3))
         out = []
@@ -492,7 +502,8 @@ class Sweep:
             ids, chances = [reached[i] for i in kept.tolist()], moved[:, kept]
         return chances, np.array(ids)
 
-    def _walk_defender(self, starts: np.ndarray, chances: np.ndarray, stages: list[tuple[str, np.ndarray]]) -> np.ndarray:
+    def _walk_defender(self, starts: np.ndarray, chances: np.ndarray,
+                       stages: list[tuple[str, np.ndarray]]) -> np.ndarray:
         """The defender's states after the hits of ``stages`` (class, P(k hits) per row) from
         ``starts`` (states per row, with their ``chances``): the chance of each defender id per row."""
         tables = self.tables
