@@ -26,7 +26,8 @@ from pbem.core.dice import commitment
 from pbem.core.yamlio import dump_yaml
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "aa-revised"
-OUTPUTS = ("state.yaml", "report.md", "report.html", "report.bbcode", "events.jsonl", "map.png")
+OUTPUTS = ("state.yaml", "report.md", "report.html", "report.bbcode", "events.jsonl", "map.png", "map-forum.png",
+           "charts.png")
 TURN = Path("turns") / "01-ussr.yaml"
 ORDERS = Path("orders") / "01-ussr.yaml"
 
@@ -506,12 +507,13 @@ def test_markdown_report_escapes_player_html(escaped):
     # no link, image or emphasis can form either: their brackets and stars are escaped
     assert ("&lt;script&gt;alert(1)&lt;/script&gt; &amp; \\[b\\]x\\[/b\\] \\[go\\](javascript:alert(1)) "
             "!\\[t\\](http://evil.example/t.png) \\*\\*bold\\*\\*") in md
-    assert md.replace("\\](", "").count("](") == 1  # the one link is the report's own map image
+    # the only links are the report's own images: the forum map (linking the full one) and the charts
+    assert re.findall(r"(?<!\\)\]\(([^)]*)\)", md) == ["map-forum.png", "map.png", "charts.png"]
 
 
 def test_html_report_shows_the_note_as_text_only(escaped):
     html = (escaped / "report.html").read_text(encoding="utf-8")
-    assert "<script" not in html.lower()
+    assert html.lower().count("<script") == 1  # the board viewer's own, which reads no player text
     assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp; [b]x[/b] [go](javascript:alert(1))" in html
     assert 'href="javascript' not in html and "evil.example/t.png\"" not in html
 

@@ -203,9 +203,11 @@ def test_a_round_by_mail_plays_as_by_hand(game: Path, config: MailConfig, mailbo
         report = mailboxes.of("ussr@example.org")[-1]
         assert report["Subject"].startswith(f"R1 {role} done - ")
         html = report.get_body(preferencelist=("html",))
-        assert 'src="cid:map"' in html.get_content() and "data:image" not in html.get_content()
+        assert 'src="cid:map"' in html.get_content() and 'src="cid:charts"' in html.get_content()
+        assert "data:image" not in html.get_content()
+        assert {part["Content-ID"] for part in report.walk()} >= {"<map>", "<charts>"}
         names = {part.get_filename() for part in report.iter_attachments()}
-        assert {"report.md", "report.bbcode", "map-forum.png"} <= names
+        assert {"report.md", "report.bbcode", "map-forum.png", "charts.png"} <= names
         forum = next(p for p in report.iter_attachments() if p.get_filename() == "map-forum.png")
         assert forum.get_content()[:8] == b"\x89PNG\r\n\x1a\n" and len(forum.get_content()) < 300_000
     assert "Germany" in mailboxes.of("germany@example.org")[0].get_content()  # the players' announcement

@@ -27,8 +27,8 @@ EVENTS_FILE = "events.jsonl"
 REPORTS = ("report.md", "report.bbcode", "report.html")
 # Drawn by matplotlib, whose output may differ between the versions pbem allows: `verify` proves a
 # game by its facts and, on request, its text reports, never by these bytes.
-DRAWN = ("map.png", "report.html")
-OUTPUT_FILES = (STATE_FILE, EVENTS_FILE, *REPORTS, "map.png")
+DRAWN = ("map.png", "map-forum.png", "charts.png", "report.html")
+OUTPUT_FILES = (STATE_FILE, EVENTS_FILE, *REPORTS, "map.png", "map-forum.png", "charts.png")
 """Everything a turn writes (with a private report per role, `private_reports`): an output folder
 holds these and nothing else."""
 

@@ -185,8 +185,10 @@ class Ruleset(ABC):
     def summary(self, state: dict[str, Any]) -> dict[str, Any] | None:
         """Facts for the report's position table, or None when the ruleset has none.
 
-        Shape: ``{"powers": [{"power", "production", "cities"}], "sides": [{"name", "count"}],
-        "needed": n}``.
+        Shape: ``{"powers": [{"power", "side", "production", "cities", "treasury", "units", "value"}],
+        "sides": [{"name", "count"}], "needed": n, "costs": {unit type: IPC}}``: ``units`` counts a
+        power's units by type (cargo included), ``value`` what they cost; ``needed`` is the number of
+        victory cities that wins, or None where capitals decide.
         """
         return None
 

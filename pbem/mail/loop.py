@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import imaplib
-import io
 import json
 import os
 import re
@@ -37,7 +36,6 @@ from pbem.mail.messages import Incoming, outgoing, read_incoming
 
 UNFOLDED = policy.SMTP.clone(max_line_length=998)
 """Headers on one line (a folded subject reads with a leading blank in some clients)."""
-FORUM_MAP_BYTES = 300_000
 SIZE = re.compile(rb"RFC822\.SIZE (\d+)")
 
 
@@ -336,17 +334,6 @@ def _remind(position: Position, players: Players, room: Mailroom, clock: dict[st
     room.save_turns()
 
 
-def _forum_map(png: bytes) -> bytes:
-    """The map as a palette PNG small enough for forums (a 64-colour board already is)."""
-    if len(png) <= FORUM_MAP_BYTES:
-        return png
-    from PIL import Image
-    image = Image.open(io.BytesIO(png)).convert("RGB").quantize(colors=256, method=Image.Quantize.FASTOCTREE)
-    buffer = io.BytesIO()
-    image.save(buffer, format="PNG", optimize=True)
-    return buffer.getvalue()
-
-
 def _mail_reports(game: Path, players: Players, room: Mailroom, before: Position, out: Path,
                   files: dict[str, bytes]) -> None:
     after = current(game)
@@ -357,21 +344,30 @@ def _mail_reports(game: Path, players: Players, room: Mailroom, before: Position
     else:
         following = "the game is over"
     subject = f"R{before.state['round']} {done} done - {following}"
+    from pbem.render.palette import forum_png  # PIL: only when a turn is mailed
     html = files["report.html"].decode()
     png = files.get("map.png")
+    inline = {}
     if png is not None:
+        inline["map"] = files.get("map-forum.png") or png  # the same board in a third of the bytes
         html = re.sub(r'src="data:image/png;base64,[^"]*"', 'src="cid:map"', html, count=1)
+    if "charts.png" in files:  # the HTML's charts are SVG, which few mail clients show
+        inline["charts"] = files["charts.png"]
+        html = re.sub(r'src="data:image/svg\+xml;base64,[^"]*"', 'src="cid:charts"', html, count=1)
     for player in players.players:
         attachments = [("report.md", files["report.md"], "text/markdown"),
                        ("report.bbcode", files["report.bbcode"], "text/plain")]
         if png is not None:
-            attachments.append(("map-forum.png", _forum_map(png), "image/png"))
+            # an Axis & Allies turn writes its forum-size map; a card game's board is small already
+            attachments.append(("map-forum.png", files.get("map-forum.png") or forum_png(png), "image/png"))
+        if "charts.png" in files:
+            attachments.append(("charts.png", files["charts.png"], "image/png"))
         for role in player.roles:
             for name in private_reports(role):
                 if name in files:
                     attachments.append((name, files[name], "text/html" if name.endswith(".html") else "text/plain"))
         key = f"report|{before.turn}|{player.address}"
         room.queue(key, outgoing(_sender(players), player.address, subject, files["report.md"].decode(), html,
-                                 attachments, png, key=key))
+                                 attachments, inline, key=key))
     room.log(f"reports of game turn {before.turn} queued for {len(players.players)} players: {subject}")
 

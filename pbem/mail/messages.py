@@ -5,6 +5,7 @@ the mails pbem sends (replies, reports with the map inline, reminders)."""
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 import re
 from dataclasses import dataclass, field
 from email import policy
@@ -101,11 +102,11 @@ def read_incoming(raw: bytes) -> Incoming:
 
 
 def outgoing(sender: str, to: str, subject: str, text: str, html: str | None = None,
-             attachments: list[tuple[str, bytes, str]] = (), inline_png: bytes | None = None,
+             attachments: list[tuple[str, bytes, str]] = (), inline: Mapping[str, bytes] | None = None,
              reply_to: str | None = None, key: str = "") -> EmailMessage:
     """A mail from the moderator. Its Message-ID grows from `key` (what the mail is), so that a mail
-    sent again after a run was killed is recognisably the same one. `inline_png` is the map the
-    HTML shows as `cid:map` (mail clients do not show `data:` images)."""
+    sent again after a run was killed is recognisably the same one. `inline` holds the PNG images the
+    HTML shows as `cid:NAME`, by NAME (mail clients do not show `data:` images)."""
     message = EmailMessage()
     message["From"], message["To"], message["Subject"] = sender, to, subject
     domain = sender.rsplit("@", 1)[-1].strip(">") or "pbem"
@@ -118,8 +119,8 @@ def outgoing(sender: str, to: str, subject: str, text: str, html: str | None = N
     message.set_content(text)
     if html is not None:
         message.add_alternative(html, subtype="html")
-        if inline_png is not None:
-            message.get_payload()[1].add_related(inline_png, "image", "png", cid="<map>", filename="map.png")
+        for name, png in (inline or {}).items():
+            message.get_payload()[1].add_related(png, "image", "png", cid=f"<{name}>", filename=f"{name}.png")
     for name, data, mime in attachments:
         maintype, subtype = mime.split("/")
         message.add_attachment(data, maintype=maintype, subtype=subtype, filename=name)

@@ -18,3 +18,16 @@ def palette_png(figure) -> bytes:
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", compress_level=6)
     return buffer.getvalue()
+
+
+FORUM_MAP_BYTES = 300_000  # what forums commonly accept as one attached image
+
+
+def forum_png(png: bytes) -> bytes:
+    """A PNG as a 256-colour palette PNG small enough for forums (one that is already, as is)."""
+    if len(png) <= FORUM_MAP_BYTES:
+        return png
+    image = Image.open(io.BytesIO(png)).convert("RGB").quantize(colors=256, method=Image.Quantize.FASTOCTREE)
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", optimize=True)
+    return buffer.getvalue()

@@ -20,6 +20,7 @@ from pbem.core.errors import CONTROL_CHARACTERS
 from pbem.core.events import EventLog
 from pbem.core.turn import TurnInputs
 from pbem.core.words import Words, percent
+from pbem.render.standing import Point, game_history, signed, standing_model
 from pbem.rulesets import get_ruleset
 
 POST_LIMIT = 60_000  # characters: phpBB's default, and near what most forums accept in one post
@@ -250,8 +251,9 @@ def _victory(w: Words, e: dict[str, Any]) -> dict[str, Any]:
 
 
 def report_model(before: dict[str, Any], after: dict[str, Any], log: EventLog,
-                 note: str | None = None) -> dict[str, Any]:
-    """Everything the report shows, as plain data (no markup)."""
+                 note: str | None = None, history: list[Point] | None = None) -> dict[str, Any]:
+    """Everything the report shows, as plain data (no markup). `history`: the game's positions up to
+    this turn's (`standing.game_history`); without it, the turn's own before and after."""
     events = log.events
     start, end = events[0], events[-1]
     ruleset = get_ruleset(before["ruleset"])
@@ -262,9 +264,19 @@ def report_model(before: dict[str, Any], after: dict[str, Any], log: EventLog,
             by_battle.setdefault(e["battle"], []).append(e)
     battles = [_battle(w, evs) for evs in by_battle.values() if evs[0]["type"] == "battle_start"]
     income = {e["power"]: e for e in log.of_type("income")}
-    treasury = [{"power": w.power(p), "before": before["treasury"].get(p, 0),
-                 "income": income[p]["amount"] if p in income else "",
-                 "after": after["treasury"].get(p, 0)} for p in ruleset.powers]
+    spent = {p: sum(e["cost"] for e in [*log.of_type("purchase"), *log.of_type("research")] if e["power"] == p)
+             for p in ruleset.powers}
+    treasury = []
+    for p in ruleset.powers:
+        gained = income[p]["amount"] if p in income else 0
+        # what income and spending do not explain: plunder, bombing and rocket damage paid, Middle
+        # East payments, a claimed cash advance (the notes under the table say which)
+        other = after["treasury"].get(p, 0) - before["treasury"].get(p, 0) + spent[p] - gained
+        treasury.append({"power": w.power(p), "before": before["treasury"].get(p, 0), "spent": spent[p] or "",
+                         "income": income[p]["amount"] if p in income else "", "other": signed(other),
+                         "after": after["treasury"].get(p, 0)})
+    points = history or [Point(start["turn"] - 1, None, None, ruleset.summary(before)),
+                         Point(start["turn"], start["round"], start["power"], ruleset.summary(after))]
     return {
         "game": before["game"], "ruleset": ruleset.name,
         # Europe's round 0 is the set-up round of the cash advance (l.342)
@@ -300,7 +312,8 @@ def report_model(before: dict[str, Any], after: dict[str, Any], log: EventLog,
         "lost": [_other_line(w, e) for e in log.of_type("lost") if not e.get("battle")],
         "placements": [f"{w.power(e['power'])} places {w.units(e['units'])} in {e['space']}"
                        for e in log.of_type("place")],
-        "treasury": treasury,
+        "treasury": treasury, "other_money": any(t["other"] for t in treasury),
+        "standing": standing_model(w, points, log),
         "income_notes": [f"{w.power(e['power'])}: {e['reason']}" for e in log.of_type("income")
                          if e.get("reason")]
         + [_middle_east_line(w, e) for e in log.of_type("middle_east_payment")],
@@ -395,10 +408,14 @@ def render_bbcode(model: dict[str, Any]) -> str:
     return within_post_limit(template_environment(False).get_template("report.bbcode.j2").render(r=model), "BBCode")
 
 
-def render_html(model: dict[str, Any], map_png: bytes | None) -> str:
-    """The self-contained HTML report (map embedded, no external fetches, all text escaped)."""
-    embedded = base64.b64encode(map_png).decode("ascii") if map_png else None
-    return template_environment(True).get_template("report.html.j2").render(r=model, map_png=embedded)
+def render_html(model: dict[str, Any], map_png: bytes | None, charts_svg: bytes | None = None,
+                board: dict[str, Any] | None = None) -> str:
+    """The self-contained HTML report (map and charts embedded, no external fetches, all text escaped).
+    `board`: the map's spaces and this turn's action in image pixels, for the zoomable viewer."""
+    def embedded(data: bytes | None) -> str | None:
+        return base64.b64encode(data).decode("ascii") if data else None
+    return template_environment(True).get_template("report.html.j2").render(
+        r=model, map_png=embedded(map_png), charts_svg=embedded(charts_svg), board=board)
 
 
 def render_map_png(state: dict[str, Any], events: list[dict[str, Any]] | None, title: str,
@@ -416,14 +433,23 @@ def render_map_png(state: dict[str, Any], events: list[dict[str, Any]] | None, t
 
 def render_reports(before: dict[str, Any], after: dict[str, Any], log: EventLog,
                    inputs: TurnInputs) -> dict[str, bytes]:
-    """Every report file of a turn, as `pbem adjudicate` writes them."""
+    """Every report file of a turn, as `pbem adjudicate` writes them: the three reports, the map in
+    full and at forum size, and the charts of the game so far."""
+    from pbem.render.charts import render_charts  # matplotlib: only when drawing
+    from pbem.render.palette import forum_png
     (orders,) = inputs.submissions.values()  # an Axis & Allies turn is one power's
-    model = report_model(before, after, log, orders.data.get("note"))
+    history = game_history(inputs, after)
+    model = report_model(before, after, log, orders.data.get("note"), history)
     title = f"{model['game']} — round {model['round']}, after {model['power']}'s turn"
     map_png = render_map_png(after, log.events, title)
+    ruleset = get_ruleset(before["ruleset"])
+    colours = {p: c["unit"] for p, c in ruleset.map_data()[1]["style"]["powers"].items()}
+    charts_svg, charts_png = render_charts(history, ruleset.words(), colours)
     files = {"report.md": render_markdown(model).encode("utf-8"),
              "report.bbcode": render_bbcode(model).encode("utf-8"),
-             "report.html": render_html(model, map_png).encode("utf-8")}
+             "report.html": render_html(model, map_png, charts_svg).encode("utf-8"),
+             "charts.png": charts_png}
     if map_png is not None:
         files["map.png"] = map_png
+        files["map-forum.png"] = forum_png(map_png)
     return files

@@ -35,6 +35,29 @@ def _give_cash_advance(state: dict[str, Any], edition: Edition) -> None:
                 state["treasury"][p] += share + (rest if i == 0 else 0)
 
 
+def _forces(state: dict[str, Any], costs: dict[str, int]) -> dict[str, dict[str, Any]]:
+    """Each power's units by kind (those `costs` prices) in the unit table's order, what transports
+    carry included, and what they cost to buy: the army's value in IPCs."""
+    counts: dict[str, dict[str, int]] = {}
+    for by_power in (state.get("units") or {}).values():
+        for power, units in (by_power or {}).items():
+            for kind, n in units.items():
+                counts.setdefault(power, {}).setdefault(kind, 0)
+                counts[power][kind] += n
+    for loads in (state.get("cargo") or {}).values():
+        for load in loads:
+            for power, units in load["units"].items():
+                for kind, n in units.items():
+                    counts.setdefault(power, {}).setdefault(kind, 0)
+                    counts[power][kind] += n
+    forces = {}
+    for power in state.get("treasury") or {}:
+        have = counts.get(power, {})
+        units = {kind: have[kind] for kind in costs if have.get(kind)}
+        forces[power] = {"units": units, "value": sum(costs[kind] * n for kind, n in units.items())}
+    return forces
+
+
 class AxisAllies(Ruleset):
     """The rules of one Axis & Allies edition, everything except the dice of a battle (see combat.py)."""
 
@@ -120,21 +143,26 @@ class AxisAllies(Ruleset):
 
     def summary(self, state: dict[str, Any]) -> dict[str, Any]:
         b, position = self.edition.board, Position.from_state(state, self.edition)
+        # industrial complexes are not forces: they change hands with their territory and Europe prices none
+        costs = {kind: unit.cost for kind, unit in self.edition.units.types.items() if unit.cls != "building"}
+        forces = _forces(state, costs)
         if self.edition.rules.victory == "capitals":
-            capitals = {p: [b.capitals[q] for q in b.powers if position.control.get(b.capitals[q]) == p]
-                        for p in b.powers}
-            powers = [{"power": p, "production": position.npl(p), "cities": capitals[p]} for p in b.powers]
+            cities = {p: [b.capitals[q] for q in b.powers if position.control.get(b.capitals[q]) == p]
+                      for p in b.powers}
             enemy_capitals = {side: [b.capitals[q] for q in b.powers if b.side[q] != side] for side in b.sides}
             sides = [{"name": side.title(), "count": sum(c in enemy_capitals[side] for p in b.powers
-                                                         if b.side[p] == side for c in capitals[p])}
+                                                         if b.side[p] == side for c in cities[p])}
                      for side in b.sides]
-            return {"powers": powers, "sides": sides, "needed": None}
-        held = b.victory_cities_held(position.control)
-        powers = [{"power": p, "production": position.npl(p),
-                   "cities": [city for owner, city in held if owner == p]} for p in b.powers]
-        sides = [{"name": side.title(), "count": sum(b.side[owner] == side for owner, _ in held)}
-                 for side in b.sides]
-        return {"powers": powers, "sides": sides, "needed": int(state["options"]["victory_cities"])}
+            needed = None
+        else:
+            held = b.victory_cities_held(position.control)
+            cities = {p: [city for owner, city in held if owner == p] for p in b.powers}
+            sides = [{"name": side.title(), "count": sum(b.side[owner] == side for owner, _ in held)}
+                     for side in b.sides]
+            needed = int(state["options"]["victory_cities"])
+        powers = [{"power": p, "side": b.side[p].title(), "production": position.npl(p), "cities": cities[p],
+                   "treasury": int((state.get("treasury") or {}).get(p, 0)), **forces[p]} for p in b.powers]
+        return {"powers": powers, "sides": sides, "needed": needed, "costs": costs}
 
     def map_data(self) -> tuple[dict[str, Any], dict[str, Any]]:
         return self.edition.board_data, self.edition.graphics
