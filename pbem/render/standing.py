@@ -93,7 +93,7 @@ def signed(n: int) -> str:
     return "" if n == 0 else f"+{n}" if n > 0 else f"\u2212{-n}"
 
 
-def _losses(log: EventLog, mover: str) -> dict[str, dict[str, int]]:
+def losses(log: EventLog, mover: str) -> dict[str, dict[str, int]]:
     """Every unit each power lost in the turn, by kind: in battle, to AA fire, in a raid's air
     battle, or otherwise (aircraft with nowhere to land, cargo of a sunk transport)."""
     lost: dict[str, dict[str, int]] = {}
@@ -143,7 +143,7 @@ def standing_model(w: Words, points: list[Point], log: EventLog) -> dict[str, An
     for e in log.events:
         if e["type"] in ("purchase", "research"):
             spent[e["power"]] = spent.get(e["power"], 0) + int(e["cost"])
-    losses = _losses(log, mover or "")
+    lost_units = losses(log, mover or "")
     round_ago = {r["power"]: _figures(r) for r in _last_turn(points, mover).summary["powers"]}
     powers, sides = [], {}
     for row in now["powers"]:
@@ -151,7 +151,7 @@ def standing_model(w: Words, points: list[Point], log: EventLog) -> dict[str, An
         last = _last_turn(points, power)
         figures = _figures(row)
         earlier = _figures(next(r for r in last.summary["powers"] if r["power"] == power))
-        lost = losses.get(power, {})
+        lost = lost_units.get(power, {})
         lost_value = sum(costs.get(kind, 0) * n for kind, n in lost.items())
         powers.append({"power": w.power(power), "side": row["side"], "since": _since(last), **figures,
                        "change": {k: signed(v - earlier[k]) for k, v in figures.items()},

@@ -1,0 +1,145 @@
+"""Where the war stands: the per-power figures of the reports, their history and the charts, checked
+against the example games' own files rather than against the code that computes them."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from pbem.core.turn import load_turn, resolve_turn
+from pbem.render.charts import render_charts
+from pbem.render.report import POST_LIMIT, report_model
+from pbem.render.standing import Point, game_history, losses, standing_model
+from pbem.rulesets import get_ruleset
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+TURNS = [*sorted((EXAMPLES / "aa-revised" / "turns").glob("*.yaml")),
+         *sorted((EXAMPLES / "aa-europe" / "turns").glob("*.yaml"))]
+
+
+def _played(turn: Path):
+    inputs = load_turn(turn)
+    result = resolve_turn(inputs)
+    return inputs, result, game_history(inputs, result.state)
+
+
+def _state(path: Path) -> dict:
+    return yaml.safe_load(path.read_text(encoding="utf-8"))
+
+
+def _number(text) -> int:
+    return int(str(text).replace("\u2212", "-") or 0)
+
+
+@pytest.mark.parametrize("turn", TURNS, ids=[f"{t.parent.parent.name}/{t.stem}" for t in TURNS])
+def test_the_income_table_adds_up(turn):
+    inputs, result, history = _played(turn)
+    model = report_model(inputs.state.data, result.state, result.events, None, history)
+    for row in model["treasury"]:
+        assert row["before"] - _number(row["spent"]) + _number(row["income"]) + _number(row["other"]) == row["after"]
+
+
+def test_money_that_income_and_spending_do_not_explain_is_other():
+    inputs, result, history = _played(EXAMPLES / "aa-revised" / "turns" / "02-germany.yaml")
+    after = {**result.state, "treasury": {**result.state["treasury"], "uk": result.state["treasury"]["uk"] - 6}}
+    model = report_model(inputs.state.data, after, result.events, None, history)
+    uk = next(row for row in model["treasury"] if row["power"] == "UK")
+    assert uk["other"] == "\u22126" and model["other_money"]
+
+
+@pytest.mark.parametrize("turn", TURNS, ids=[f"{t.parent.parent.name}/{t.stem}" for t in TURNS])
+def test_losses_account_for_every_unit_that_is_gone(turn):
+    """Units after = units before - losses + placements, per power and kind, wherever no unit
+    changed hands in the turn (a captured AA gun, Patriotic War)."""
+    inputs, result, _ = _played(turn)
+    ruleset = get_ruleset(inputs.state.data["ruleset"])
+    if result.events.of_type("patriotic_war"):
+        pytest.skip("units change hands")
+    before, after = ruleset.summary(inputs.state.data), ruleset.summary(result.state)
+    lost = losses(result.events, result.events.events[0]["power"])
+    for row_before, row_after in zip(before["powers"], after["powers"]):
+        power = row_before["power"]
+        expected = dict(row_before["units"])
+        for kind, n in lost.get(power, {}).items():
+            expected[kind] -= n
+        for e in result.events.of_type("place"):
+            if e["power"] == power:
+                for kind, n in e["units"].items():
+                    if kind in before["costs"]:
+                        expected[kind] = expected.get(kind, 0) + n
+        assert {k: n for k, n in expected.items() if n} == row_after["units"], power
+
+
+def test_a_change_is_since_the_powers_own_last_turn():
+    """In the USA's first turn of the Revised example, Germany's change is since the state after
+    Germany's turn (02-germany), the USA's since the opening, and a side's since the opening."""
+    inputs, result, history = _played(EXAMPLES / "aa-revised" / "turns" / "05-usa.yaml")
+    ruleset = get_ruleset("aa-revised")
+    model = standing_model(ruleset.words(), history, result.events)
+    germany = next(p for p in model["powers"] if p["power"] == "Germany")
+    then = next(r for r in ruleset.summary(_state(EXAMPLES / "aa-revised" / "02-germany" / "state.yaml"))["powers"]
+                if r["power"] == "germany")
+    assert germany["since"] == "its turn in round 1"
+    assert _number(germany["change"]["value"]) == germany["value"] - then["value"]
+    assert _number(germany["change"]["treasury"]) == germany["treasury"] - then["treasury"]
+    usa = next(p for p in model["powers"] if p["power"] == "USA")
+    opening = next(r for r in ruleset.summary(_state(EXAMPLES / "aa-revised" / "start" / "state.yaml"))["powers"]
+                   if r["power"] == "usa")
+    assert usa["since"] == "the opening"
+    assert _number(usa["change"]["units"]) == usa["units"] - sum(opening["units"].values())
+    assert model["side_since"] == "the opening"
+    assert [p.turn for p in history] == [0, 1, 2, 3, 4, 5]
+    assert [p.power for p in history] == [None, "ussr", "germany", "uk", "japan", "usa"]
+
+
+def test_without_a_game_folder_the_change_is_the_turns_own():
+    inputs, result, _ = _played(EXAMPLES / "aa-revised" / "turns" / "02-germany.yaml")
+    ruleset = get_ruleset("aa-revised")
+    points = [Point(1, None, None, ruleset.summary(inputs.state.data)),
+              Point(2, 1, "germany", ruleset.summary(result.state))]
+    model = standing_model(ruleset.words(), points, result.events)
+    assert {p["since"] for p in model["powers"]} == {"this turn began"}
+    germany = next(p for p in model["powers"] if p["power"] == "Germany")
+    assert germany["spent"] == sum(e["cost"] for e in result.events.of_type("purchase"))
+
+
+def test_an_earlier_state_changed_after_its_turn_is_a_clear_error(tmp_path):
+    game = tmp_path / "game"
+    shutil.copytree(EXAMPLES / "aa-revised", game)
+    changed = game / "02-germany" / "state.yaml"
+    changed.write_text(changed.read_text(encoding="utf-8").replace("germany: 42", "germany: 420", 1), encoding="utf-8")
+    before = {p: p.read_bytes() for p in (game / "04-japan").iterdir()}
+    done = subprocess.run([Path(sys.executable).with_name("pbem"), "adjudicate", "--force", "turns/04-japan.yaml"],
+                          cwd=game, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert "02-germany/state.yaml" in done.stderr and "ledger" in done.stderr
+    assert {p: p.read_bytes() for p in (game / "04-japan").iterdir()} == before
+
+
+def test_the_charts_are_the_same_bytes_for_the_same_history():
+    inputs, result, history = _played(EXAMPLES / "aa-europe" / "turns" / "08-usa.yaml")
+    ruleset = get_ruleset("aa-europe")
+    colours = {p: c["unit"] for p, c in ruleset.map_data()[1]["style"]["powers"].items()}
+    svg, png = render_charts(history, ruleset.words(), colours)
+    assert render_charts(history, ruleset.words(), colours) == (svg, png)
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) < 100_000
+    text = svg.decode("utf-8")
+    for title in ("Production per power", "Army value per side", "Enemy capitals held per side", "Germany", "USA"):
+        assert title in text
+
+
+@pytest.mark.parametrize("game", ["aa-revised", "aa-europe"])
+def test_forum_reports_fit_one_post_and_show_the_forum_map_and_charts(game):
+    for output in sorted(p.parent for p in (EXAMPLES / game).glob("*/report.md")):
+        md = (output / "report.md").read_text(encoding="utf-8")
+        bbcode = (output / "report.bbcode").read_text(encoding="utf-8")
+        assert len(md) < POST_LIMIT and len(bbcode) < POST_LIMIT
+        assert "(map-forum.png)](map.png)" in md and "(charts.png)" in md
+        assert "[url=map.png][img]map-forum.png[/img][/url]" in bbcode and "[img]charts.png[/img]" in bbcode
+        assert "Where we stand" in md and "Where we stand" in bbcode
+        assert (output / "map-forum.png").stat().st_size < 300_000
