@@ -22,13 +22,16 @@ from matplotlib.path import Path as MplPath
 
 from pbem.rulesets import get_ruleset
 from pbem.render.mapimage import (
+    ARROW_EDGE,
     BATTLE_COLOURS,
     IMAGE_WIDTH,
     MAP_COLOURS,
     Style,
     _labels,
     _move_polyline,
+    arrow_layers,
     board_to_image,
+    contrast_ratio,
     make_view,
     render_map,
     unit_stack_lines,
@@ -353,3 +356,67 @@ def test_europe_ipc_values_beside_names(tmp_path: Path) -> None:
     board = _europe_board()
     values = [str(s["ipc"]) for s in (*board["territories"], *board["sea_zones"]) if s.get("ipc")]
     assert sorted(drawn) == sorted(values + ["6"])  # and the legend's sample badge
+
+
+def _move(power: str, phase: str, *spaces: str) -> dict[str, Any]:
+    return {"type": "move", "phase": phase, "power": power, "units": {"infantry": 1},
+            "from": spaces[0], "path": list(spaces[1:]), "to": spaces[-1]}
+
+
+def _arrow_crossings(image: np.ndarray, first: str, second: str, colour: str) -> list[float]:
+    """Where the line across the middle of the way from `first` to `second` (label centres) meets
+    arrow bodies in `colour`: the centre of each run of that colour, in pixels from the way."""
+    _, _, graphics = _load()
+    a, b = (np.array(board_to_image(graphics, *graphics["spaces"][n]["centre"])) for n in (first, second))
+    along = (b - a) / np.hypot(*(b - a))
+    across = np.array([-along[1], along[0]])
+    steps = np.arange(-20, 20.25, 0.25)
+    hits = [bool((np.abs(image[round(y), round(x)].astype(int) - _rgb(colour)) <= 2).all())
+            for x, y in ((a + b) / 2 + t * across for t in steps)]
+    runs, start = [], None
+    for t, hit in zip([*steps, np.inf], [*hits, False]):
+        if hit and start is None:
+            start = t
+        elif not hit and start is not None:
+            runs.append((start + t - 0.25) / 2)
+            start = None
+    return runs
+
+
+def test_out_and_back_are_two_arrows(tmp_path: Path) -> None:
+    """Fighters that attack and fly home, or a path run backwards: each move is its own arrow,
+    beside the other, not one line with a head at each end."""
+    body = _style().powers["ussr"]["unit"]
+    one_way = _pixels(_render(tmp_path, "one-way.png", events=[
+        _move("ussr", "combat", "Novosibirsk", "Kazakh S.S.R.")]))
+    (single,) = _arrow_crossings(one_way, "Novosibirsk", "Kazakh S.S.R.", body)
+    both_ways = _pixels(_render(tmp_path, "both-ways.png", events=[
+        _move("ussr", "combat", "Novosibirsk", "Kazakh S.S.R."),
+        _move("ussr", "combat", "Kazakh S.S.R.", "Novosibirsk")]))
+    out, back = _arrow_crossings(both_ways, "Novosibirsk", "Kazakh S.S.R.", body)
+    assert back - out >= 6  # apart, with the outlines between them
+    assert out < single < back
+
+
+def test_contrast_ratio() -> None:
+    assert contrast_ratio("#000000", "#ffffff") == pytest.approx(21)
+    assert contrast_ratio("#ffffff", "#000000") == pytest.approx(21)
+    assert contrast_ratio("#3a7bd5", "#3a7bd5") == pytest.approx(1)
+    assert contrast_ratio("#767676", "#ffffff") == pytest.approx(4.54, abs=0.01)  # WCAG's own grey
+
+
+@pytest.mark.parametrize("edition", ["aa-revised", "aa-europe"])
+def test_every_arrow_reads_on_every_fill(edition: str) -> None:
+    """Japan's yellow arrows on Japan's yellow land: what borders an arrow's body must stand out
+    against every land and sea fill of both editions, whoever's arrow it is."""
+    styles = [Style.of(get_ruleset(e).map_data()[1]) for e in ("aa-revised", "aa-europe")]
+    fills = {MAP_COLOURS["neutral"], MAP_COLOURS["uncontrolled"], MAP_COLOURS["sea"]}
+    fills |= {colours["land"] for style in styles for colours in style.powers.values()}
+    style = Style.of(get_ruleset(edition).map_data()[1])
+    for power, colours in style.powers.items():
+        *outline, (body, _) = arrow_layers(colours["unit"])
+        assert body == colours["unit"]
+        assert contrast_ratio(body, outline[-1][0]) >= 3, power  # the body stands out of its outline
+        for fill in fills:
+            assert max(contrast_ratio(layer, fill) for layer, _ in outline) >= 3, (power, fill)
+        assert outline[0][0] == ARROW_EDGE

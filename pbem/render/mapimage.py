@@ -32,6 +32,7 @@ from matplotlib import patheffects
 from matplotlib.axes import Axes
 from matplotlib.backend_bases import RendererBase
 from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.colors import to_rgb
 from matplotlib.collections import PolyCollection
 from matplotlib.figure import Figure
 from matplotlib.font_manager import FontProperties
@@ -41,13 +42,17 @@ from matplotlib.path import Path as MplPath
 from pbem.core.words import Words
 
 __all__ = [
+    "ARROW_EDGE",
+    "ARROW_RING",
     "BATTLE_COLOURS",
     "DPI",
     "IMAGE_WIDTH",
     "MAP_COLOURS",
     "Style",
     "View",
+    "arrow_layers",
     "board_to_image",
+    "contrast_ratio",
     "make_view",
     "render_map",
     "unit_stack_lines",
@@ -171,6 +176,15 @@ _STACK_TOP_PX = 2.0
 #: Writing is this much larger on the (zoomed-in) theatre maps.
 _THEATRE_TEXT_SCALE = 1.45
 
+
+#: The outline of every arrow: a dark edge, and a light ring inside it for dark arrows.
+ARROW_EDGE = "#1a1a1a"
+ARROW_RING = "#ffffff"
+_ARROW_EDGE_PT, _ARROW_RING_PT, _ARROW_BODY_PT = 4.0, 2.9, 1.7
+_ARROW_STYLE = "-|>,head_length=7,head_width=3.5"
+_NONCOMBAT_DASHES = (0, (3.5, 2))
+#: How far a move keeps to its right when another runs the same path backwards (image pixels).
+_TWIN_OFFSET_PX = 4.5
 
 #: A light outline behind the names, so that they read on every fill colour.
 _HALO = [patheffects.withStroke(linewidth=2.2, foreground="#ffffff", alpha=0.55)]
@@ -742,30 +756,76 @@ def _move_arrow_points(view: View, labels: Mapping[str, _Label],
     return trimmed
 
 
+def contrast_ratio(first: str, second: str) -> float:
+    """The WCAG 2 contrast ratio of two colours: 1 (the same lightness) to 21 (black on white)."""
+    def luminance(colour: str) -> float:
+        linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in to_rgb(colour)]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    darker, lighter = sorted((luminance(first), luminance(second)))
+    return (lighter + 0.05) / (darker + 0.05)
+
+
+def arrow_layers(colour: str) -> list[tuple[str, float]]:
+    """The strokes of an arrow whose body is ``colour``, outermost first, as (colour, width in
+    points). The dark edge reads on every land and sea fill; a dark body gets a light ring
+    between itself and that edge, else its own colour would melt into it."""
+    if contrast_ratio(colour, ARROW_EDGE) >= 3:
+        return [(ARROW_EDGE, _ARROW_EDGE_PT), (colour, _ARROW_BODY_PT)]
+    return [(ARROW_EDGE, _ARROW_EDGE_PT), (ARROW_RING, _ARROW_RING_PT), (colour, _ARROW_BODY_PT)]
+
+
+def _draw_arrow(ax: Axes, path: MplPath | None, colour: str, line_style: Any = "-",
+                zorder: float = 7.5, **kwargs: Any) -> None:
+    """One arrow along ``path`` (or between ``posA`` and ``posB`` in ``kwargs``): its body in
+    ``colour`` and ``line_style``, over the strokes that outline it."""
+    layers = arrow_layers(colour)
+    for i, (layer_colour, width) in enumerate(layers):
+        ax.add_patch(FancyArrowPatch(path=path, arrowstyle=_ARROW_STYLE, color=layer_colour,
+                                     linewidth=width, zorder=zorder + 0.01 * i, clip_on=True,
+                                     linestyle=line_style if i == len(layers) - 1 else "-",
+                                     joinstyle="round", capstyle="butt", **kwargs))
+
+
+def _offset_right(points: np.ndarray, distance: float) -> np.ndarray:
+    """The polyline moved ``distance`` to its right-hand side (board y grows downwards). Corners
+    are mitred; where it turns back on itself, it crosses over with two points."""
+    points = points[np.r_[True, np.hypot(*np.diff(points, axis=0).T) > 1e-9]]
+    seg = np.diff(points, axis=0)
+    normals = np.column_stack([-seg[:, 1], seg[:, 0]]) / np.hypot(seg[:, 0], seg[:, 1])[:, None]
+    out = [points[0] + distance * normals[0]]
+    for point, before, after in zip(points[1:-1], normals[:-1], normals[1:]):
+        cosine = float(before @ after)
+        if cosine > -0.5:
+            out.append(point + distance * (before + after) / (1 + cosine))
+        else:
+            out += [point + distance * before, point + distance * after]
+    out.append(points[-1] + distance * normals[-1])
+    return np.asarray(out)
+
+
 def _draw_moves(ax: Axes, view: View, labels: Mapping[str, _Label],
                 events: Sequence[Mapping[str, Any]]) -> None:
-    seen: set[tuple[Any, ...]] = set()
+    """Each move once, as an arrow along its path. A move whose path another move (or itself)
+    runs backwards, such as fighters that attack and fly home, keeps to its right-hand side, so
+    that out and back read as two arrows side by side rather than one with two heads."""
+    moves: dict[tuple[Any, ...], Mapping[str, Any]] = {}
     for event in events:
-        if event.get("type") != "move":
-            continue
-        key = (event.get("power"), event.get("phase"), event.get("from"),
-               tuple(event.get("path") or ()), event.get("to"))
-        if key in seen:
-            continue
-        seen.add(key)
+        if event.get("type") == "move":
+            moves.setdefault((event.get("power"), event.get("phase"), event.get("from"),
+                              tuple(event.get("path") or ()), event.get("to")), event)
+    routes = {tuple(_move_spaces(event)) for event in moves.values()}
+    for event in moves.values():
         points = _move_arrow_points(view, labels, event)
         if points is None:
             continue
+        if tuple(reversed(_move_spaces(event))) in routes:
+            points = _offset_right(points, _TWIN_OFFSET_PX / view.scale)
         colour = view.style.colours(event.get("power"))["unit"]
-        style = "-" if event.get("phase") == "combat" else (0, (3.5, 2))
+        line_style = "-" if event.get("phase") == "combat" else _NONCOMBAT_DASHES
         codes = [MplPath.MOVETO] + [MplPath.LINETO] * (len(points) - 1)
         for dx in view.offsets(float(points[:, 0].min()), float(points[:, 0].max())):
-            path = MplPath(points + (dx, 0.0), codes)
-            for lw, col, z, ls in ((3.8, "#ffffff", 7.5, "-"), (2.0, colour, 7.6, style)):
-                ax.add_patch(FancyArrowPatch(path=path, arrowstyle="-|>,head_length=6,"
-                                             "head_width=3", color=col, linewidth=lw,
-                                             linestyle=ls, zorder=z, clip_on=True,
-                                             joinstyle="round", capstyle="butt"))
+            _draw_arrow(ax, MplPath(points + (dx, 0.0), codes), colour, line_style)
 
 
 def _draw_wrap(ax: Axes, view: View) -> None:
@@ -873,10 +933,8 @@ def _draw_legend(fig: Figure, view: View, names: Mapping[str, str], legend: _Leg
     x = 12.0
     ax.text(x, row3, "This turn:", fontproperties=bold, ha="left", va="center")
     x += 80
-    for line_style, text in (("-", "combat move"), ((0, (3.5, 2)), "non-combat move")):
-        ax.add_patch(FancyArrowPatch((x, row3), (x + 44, row3), arrowstyle="-|>,head_length=6,"
-                                     "head_width=3", color="#000000", linewidth=2.0,
-                                     linestyle=line_style))
+    for line_style, text in (("-", "combat move"), (_NONCOMBAT_DASHES, "non-combat move")):
+        _draw_arrow(ax, None, "#000000", line_style, zorder=1, posA=(x, row3), posB=(x + 44, row3))
         ax.text(x + 52, row3, text, fontproperties=regular, ha="left", va="center")
         x += 170
     for outcome, text in (("captured", "battle: attacker took the territory"),
