@@ -42,8 +42,7 @@ from matplotlib.path import Path as MplPath
 from pbem.core.words import Words
 
 __all__ = [
-    "ARROW_EDGE",
-    "ARROW_RING",
+    "ARROW_OUTLINES",
     "BATTLE_COLOURS",
     "DPI",
     "IMAGE_WIDTH",
@@ -177,10 +176,9 @@ _STACK_TOP_PX = 2.0
 _THEATRE_TEXT_SCALE = 1.45
 
 
-#: The outline of every arrow: a dark edge, and a light ring inside it for dark arrows.
-ARROW_EDGE = "#1a1a1a"
-ARROW_RING = "#ffffff"
-_ARROW_EDGE_PT, _ARROW_RING_PT, _ARROW_BODY_PT = 4.0, 2.9, 1.7
+#: The two outlines of an arrow: dark around a light body, light around a dark one.
+ARROW_OUTLINES = ("#1a1a1a", "#ffffff")
+_ARROW_OUTLINE_PT, _ARROW_BODY_PT = 3.8, 2.0
 _ARROW_STYLE = "-|>,head_length=7,head_width=3.5"
 _NONCOMBAT_DASHES = (0, (3.5, 2))
 #: How far a move keeps to its right when another runs the same path backwards (image pixels).
@@ -767,12 +765,12 @@ def contrast_ratio(first: str, second: str) -> float:
 
 
 def arrow_layers(colour: str) -> list[tuple[str, float]]:
-    """The strokes of an arrow whose body is ``colour``, outermost first, as (colour, width in
-    points). The dark edge reads on every land and sea fill; a dark body gets a light ring
-    between itself and that edge, else its own colour would melt into it."""
-    if contrast_ratio(colour, ARROW_EDGE) >= 3:
-        return [(ARROW_EDGE, _ARROW_EDGE_PT), (colour, _ARROW_BODY_PT)]
-    return [(ARROW_EDGE, _ARROW_EDGE_PT), (ARROW_RING, _ARROW_RING_PT), (colour, _ARROW_BODY_PT)]
+    """The strokes of an arrow whose body is ``colour``, outline first, as (colour, width in
+    points). The outline is whichever of ``ARROW_OUTLINES`` stands out more from the body: where
+    the land is as light as a light body (Japan's arrows on Japan's land) the dark outline shows,
+    where it is as dark as a dark body the light one does."""
+    outline = max(ARROW_OUTLINES, key=lambda c: contrast_ratio(colour, c))
+    return [(outline, _ARROW_OUTLINE_PT), (colour, _ARROW_BODY_PT)]
 
 
 def _draw_arrow(ax: Axes, path: MplPath | None, colour: str, line_style: Any = "-",
