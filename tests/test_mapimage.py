@@ -16,7 +16,9 @@ from typing import Any
 import numpy as np
 import pytest
 import yaml
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.colors import to_rgb
+from matplotlib.figure import Figure
 from matplotlib.image import imread
 from matplotlib.path import Path as MplPath
 
@@ -24,10 +26,12 @@ from pbem.rulesets import get_ruleset
 from pbem.render.mapimage import (
     ARROW_OUTLINES,
     BATTLE_COLOURS,
+    DAMAGE_COLOURS,
     IMAGE_WIDTH,
     MAP_COLOURS,
     Style,
     _labels,
+    _layout,
     _move_polyline,
     arrow_layers,
     board_to_image,
@@ -420,3 +424,44 @@ def test_every_arrow_reads_on_every_fill(edition: str) -> None:
         assert contrast_ratio(body, outline) >= 3, power  # the body stands out of its outline
         for fill in fills:
             assert max(contrast_ratio(outline, fill), contrast_ratio(body, fill)) >= 3, (power, fill)
+
+
+RAID = {"type": "bombing", "space": "United Kingdom", "power": "germany", "victim": "uk", "bombers": 2,
+        "dice": [6, 5], "damage": 11, "paid": 9}
+ROCKET = {"type": "rocket", "power": "germany", "from": "Western Europe", "target": "Russia", "die": 4,
+          "damage": 4, "paid": 4}
+PLACED = {"type": "place", "power": "germany", "space": "Germany", "units": {"tank": 1, "infantry": 2}}
+
+
+def _laid_out(events: list[dict[str, Any]]) -> dict[str, Any]:
+    board, _, graphics = _load()
+    labels = _labels(graphics, board)
+    territories = {t["name"]: t for t in board["territories"]}
+    _layout(labels, make_view(graphics), FigureCanvasAgg(Figure()).get_renderer(), opening_state(), events,
+            territories)
+    return labels
+
+
+def test_damage_and_placements_are_written_at_their_spaces() -> None:
+    labels = _laid_out([RAID, ROCKET, PLACED, {**PLACED, "units": {"infantry": 1}}])
+    assert [t.text for t in labels["United Kingdom"].tags] == ["\u2739 \u22129 IPC bombed"]  # what was paid
+    assert [t.text for t in labels["Russia"].tags] == ["\u2739 \u22124 IPC rocket"]
+    germany = labels["Germany"].boxes
+    assert [(b.power, b.placed) for b in germany] == [("germany", False), ("germany", True)]
+    assert germany[1].text == "+3inf 1tnk"  # both placements, in unit table order
+    assert not any(b.placed for label in labels.values() if label.name != "Germany" for b in label.boxes)
+
+
+def test_damage_drawn(tmp_path: Path, full_map: Path) -> None:
+    """The damage tags and the rocket's arc are drawn in the damage colour, which the map has nowhere else."""
+    ink = np.array(_rgb(DAMAGE_COLOURS["ink"]))
+    view = make_view(_load()[2])
+    rows = slice(view.top_px, view.top_px + view.map_height_px)  # the map, not the legend
+
+    def inked(path: Path) -> int:
+        return int((_pixels(path)[rows] == ink).all(axis=2).sum())
+
+    raid = inked(_render(tmp_path, "raid.png", events=[RAID]))
+    both = inked(_render(tmp_path, "rocket.png", events=[RAID, ROCKET]))
+    assert inked(full_map) == 0 < raid
+    assert both > 2 * raid  # a second tag and the rocket's arc

@@ -3,9 +3,11 @@
 Draws a position (``state.yaml`` as a dict) on an Axis & Allies edition's board with matplotlib's
 Agg backend (no display, no pyplot): land filled in the controlling power's colour, neutral
 territories hatched grey, sea blue; capitals, victory cities and IPC values; each space's units
-as one compact box per power; this turn's moves as arrows and its battles with their outcome
-(from the event log); a legend and a title. Where the board wraps east-west (Revised), the full
-map repeats a faded strip of the opposite edge on each side and marks the board's edges.
+as one compact box per power; from this turn's events, its moves as arrows (a move and its way
+back side by side), its battles with their outcome, the IPC that bombing raids and rockets cost
+(rockets as dotted arcs) and the units placed (a white box under the power's own); a legend and a
+title. Where the board wraps east-west (Revised), the full map repeats a faded strip of the
+opposite edge on each side and marks the board's edges.
 
 The geometry comes from the edition's ``graphics.json`` (made by ``tools/convert_axis_allies_graphics.py``):
 board pixels, origin top left, y downwards. Each space's name is written at its label centre
@@ -44,9 +46,11 @@ from pbem.core.words import Words
 __all__ = [
     "ARROW_OUTLINES",
     "BATTLE_COLOURS",
+    "DAMAGE_COLOURS",
     "DPI",
     "IMAGE_WIDTH",
     "MAP_COLOURS",
+    "PLACED_FACE",
     "Style",
     "View",
     "arrow_layers",
@@ -84,7 +88,14 @@ BATTLE_COLOURS: dict[str, str] = {
     "none": "#8e44ad",      # nobody left standing (or both sides left)
 }
 
+#: Bombing and rocket damage: its tag, and the rocket's arrow (in the ink).
+DAMAGE_COLOURS: dict[str, str] = {"face": "#1a1a1a", "ink": "#ffc61a"}
+
+#: The face of the box of units placed this turn (edged in the power's colour).
+PLACED_FACE = "#ffffff"
+
 _CARGO_MARK = "\u25b8"
+_BURST = "\u2739"
 
 
 @dataclass(frozen=True)
@@ -179,8 +190,11 @@ _THEATRE_TEXT_SCALE = 1.45
 #: The two outlines of an arrow: dark around a light body, light around a dark one.
 ARROW_OUTLINES = ("#1a1a1a", "#ffffff")
 _ARROW_OUTLINE_PT, _ARROW_BODY_PT = 3.8, 2.0
-_ARROW_STYLE = "-|>,head_length=7,head_width=3.5"
+_ARROW_HEAD_PT = 7
+_ARROW_STYLE = f"-|>,head_length={_ARROW_HEAD_PT},head_width=3.5"
+_ARROW_HEAD_PX = _ARROW_HEAD_PT * DPI / 72
 _NONCOMBAT_DASHES = (0, (3.5, 2))
+_ROCKET_DOTS = (0, (1, 1.2))
 #: How far a move keeps to its right when another runs the same path backwards (image pixels).
 _TWIN_OFFSET_PX = 4.5
 
@@ -328,14 +342,27 @@ def _battle_outcome(end: Mapping[str, Any]) -> str:
 
 @dataclass
 class _Box:
+    """One power's units at a space; ``placed``: those it placed there this turn."""
+
     power: str
     text: str
     height_px: float
+    placed: bool = False
+
+
+@dataclass
+class _Tag:
+    """A note above a space's name (a battle's outcome, damage done): ``ink`` on ``face``."""
+
+    text: str
+    face: str
+    ink: str
+    height_px: float = 0.0
 
 
 @dataclass
 class _Label:
-    """What is written at one space: name, battle tag and unit boxes, around ``anchor``.
+    """What is written at one space: name, tags and unit boxes, around ``anchor``.
 
     ``width``, ``top`` and ``bottom`` are image pixels relative to the anchor; the anchor is the
     label centre unless ``_place_labels`` moved it to one of the space's placement points.
@@ -357,7 +384,8 @@ class _Label:
     top: float = 0.0            # top of the writing (<= 0: above the anchor)
     bottom: float = 0.0         # bottom of the writing (below the anchor)
     boxes: list[_Box] = field(default_factory=list)
-    battle: tuple[str, str] | None = None  # (outcome, tag text)
+    tags: list[_Tag] = field(default_factory=list)  # from the name upwards
+    outline: str | None = None  # the outcome of a battle fought here
 
     def rect(self, scale: float, margin_px: float = 3.0) -> tuple[float, float, float, float]:
         """(left, top, right, bottom) of the written area, board units relative to the anchor."""
@@ -387,11 +415,38 @@ def _text_size(renderer: RendererBase, text: str, style: str, size: float) -> tu
     return w, h
 
 
+def _damage_tags(events: Sequence[Mapping[str, Any]]) -> list[tuple[str, _Tag]]:
+    """The IPC each space's bombing raids and rocket strikes cost its owner (what was paid, not
+    the dice), as one tag for the raids and one for the rockets."""
+    paid: dict[tuple[str, str], int] = {}
+    for event in events:
+        if event.get("type") == "bombing":
+            key = (event.get("space", ""), "bombed")
+        elif event.get("type") == "rocket":
+            key = (event.get("target", ""), "rocket")
+        else:
+            continue
+        paid[key] = paid.get(key, 0) + int(event.get("paid") or 0)
+    return [(space, _Tag(f"{_BURST} \u2212{ipc} IPC {what}", DAMAGE_COLOURS["face"], DAMAGE_COLOURS["ink"]))
+            for (space, what), ipc in paid.items()]
+
+
+def _placements(events: Sequence[Mapping[str, Any]]) -> dict[tuple[str, str], dict[str, int]]:
+    """(space, power) -> the units that power placed there this turn."""
+    placed: dict[tuple[str, str], dict[str, int]] = {}
+    for event in events:
+        if event.get("type") == "place":
+            units = placed.setdefault((event.get("space", ""), event.get("power", "")), {})
+            for unit, count in (event.get("units") or {}).items():
+                units[unit] = units.get(unit, 0) + int(count)
+    return placed
+
+
 def _layout(labels: dict[str, _Label], view: View, renderer: RendererBase,
             state: Mapping[str, Any], events: Sequence[Mapping[str, Any]],
             territories: Mapping[str, Mapping[str, Any]]) -> None:
-    """Measure names, battle tags and unit boxes; fill in each label's boxes and extent; choose
-    where each label goes."""
+    """Measure names, tags and unit boxes; fill in each label's boxes and extent; choose where
+    each label goes."""
     k = view.text_scale
     units = state.get("units") or {}
     cargo = state.get("cargo") or {}
@@ -404,29 +459,39 @@ def _layout(labels: dict[str, _Label], view: View, renderer: RendererBase,
             tag = {"captured": f"taken by {who}" if who else "taken",
                    "attacker": f"{who} won" if who else "attacker won",
                    "defender": "held", "none": "no victor"}[outcome]
-            labels[event["space"]].battle = (outcome, "\u2694 " + tag)
+            label = labels[event["space"]]
+            label.outline = outcome
+            label.tags.append(_Tag("\u2694 " + tag, BATTLE_COLOURS[outcome], "#ffffff"))
+    for space, tag in _damage_tags(events):
+        if space in labels:
+            labels[space].tags.append(tag)
+    placed = _placements(events)
     line_px = _STACK_PT * k * _LINE_SPACING * DPI / 72
+    tag_pad = 0.25 * _TAG_PT * k * DPI / 72
     for label in labels.values():
         label.name_size = (_SEA_NAME_PT if label.is_sea else _NAME_PT) * k
         w, h = _text_size(renderer, label.text, "italic" if label.is_sea else "regular",
                           label.name_size)
         label.name_h, label.name_w, label.width, label.top = h, w, w, -h
-        if label.battle:
-            w, h = _text_size(renderer, label.battle[1], "bold", _TAG_PT * k)
-            pad = 0.25 * _TAG_PT * k * DPI / 72
-            label.width = max(label.width, w + 2 * pad)
-            label.top -= h + 2 * pad + 2
+        for tag in label.tags:
+            w, h = _text_size(renderer, tag.text, "bold", _TAG_PT * k)
+            tag.height_px = h + 2 * tag_pad + 2
+            label.width = max(label.width, w + 2 * tag_pad)
+            label.top -= tag.height_px
         space_units = units.get(label.name) or {}
         bottom = _STACK_TOP_PX * k
-        for power in view.style.ordered_powers(space_units):
-            lines = unit_stack_lines(view.style, power, space_units[power], cargo.get(label.name, ()))
-            if not lines:
-                continue
-            width = max(_text_size(renderer, line, "bold", _STACK_PT * k)[0] for line in lines)
-            height = len(lines) * line_px + 2 * _BOX_PAD_PX * k
-            label.boxes.append(_Box(power, "\n".join(lines), height))
-            label.width = max(label.width, width + 2 * _BOX_PAD_PX * k)
-            bottom += height + _BOX_GAP_PX
+        new_here = {power: new for (space, power), new in placed.items() if space == label.name}
+        for power in view.style.ordered_powers(set(space_units) | set(new_here)):
+            stack = unit_stack_lines(view.style, power, space_units.get(power, {}), cargo.get(label.name, ()))
+            new = _wrap_items(_count_items(view.style, new_here.get(power, {})), 3)
+            for lines, is_new in ((stack, False), (["+" + new[0], *new[1:]] if new else [], True)):
+                if not lines:
+                    continue
+                width = max(_text_size(renderer, line, "bold", _STACK_PT * k)[0] for line in lines)
+                height = len(lines) * line_px + 2 * _BOX_PAD_PX * k
+                label.boxes.append(_Box(power, "\n".join(lines), height, is_new))
+                label.width = max(label.width, width + 2 * _BOX_PAD_PX * k)
+                bottom += height + _BOX_GAP_PX
         label.bottom = bottom
     _place_labels(labels, view, territories)
 
@@ -573,14 +638,14 @@ def _draw_markers(ax: Axes, view: View, labels: Mapping[str, _Label],
 
 def _draw_battle_outlines(ax: Axes, view: View, labels: Mapping[str, _Label]) -> None:
     for label in labels.values():
-        if label.battle is None:
+        if label.outline is None:
             continue
         for dx in view.offsets(label.xmin, label.xmax):
             rings = [r + (dx, 0.0) for r in label.rings]
             ax.add_collection(PolyCollection(rings, facecolors="none", edgecolors="#ffffff",
                                              linewidths=4.6, zorder=3))
             ax.add_collection(PolyCollection(rings, facecolors="none",
-                                             edgecolors=BATTLE_COLOURS[label.battle[0]],
+                                             edgecolors=BATTLE_COLOURS[label.outline],
                                              linewidths=2.6, zorder=3.1))
 
 
@@ -602,25 +667,36 @@ def _draw_labels(ax: Axes, view: View, labels: Mapping[str, _Label],
             if value:
                 _ipc_badge(ax, x + (label.name_w / 2 + 8 * k) / view.scale,
                            cy - label.name_h / 2 / view.scale, str(value), k, zorder=6.5)
-            if label.battle:
-                outcome, tag = label.battle
-                ax.text(x, cy - (label.name_h + 4) / view.scale, tag,
-                        fontproperties=_font("bold", _TAG_PT * k), ha="center", va="bottom",
-                        color="#ffffff", zorder=8, clip_on=True,
-                        bbox={"boxstyle": "round,pad=0.25", "facecolor": BATTLE_COLOURS[outcome],
-                              "edgecolor": "#000000", "linewidth": 0.5})
+            above = label.name_h + 4
+            for tag in label.tags:
+                _draw_tag(ax, x, cy - above / view.scale, tag, k)
+                above += tag.height_px
             top = _STACK_TOP_PX * k
             for box in label.boxes:
-                colours = view.style.colours(box.power)
-                pad = _BOX_PAD_PX * k * 72 / DPI / (_STACK_PT * k)
-                ax.text(x, cy + (top + _BOX_PAD_PX * k) / view.scale, box.text,
-                        fontproperties=_font("bold", _STACK_PT * k), ha="center", va="top",
-                        linespacing=_LINE_SPACING, color=colours["text"], zorder=7,
-                        clip_on=True,
-                        bbox={"boxstyle": f"round,pad={pad:.3f},rounding_size=0.5",
-                              "facecolor": colours["unit"], "edgecolor": "#000000",
-                              "linewidth": 0.6})
+                _unit_box(ax, x, cy + (top + _BOX_PAD_PX * k) / view.scale, box.text, k,
+                          view.style.colours(box.power), box.placed)
                 top += box.height_px + _BOX_GAP_PX
+
+
+def _draw_tag(ax: Axes, x: float, y: float, tag: _Tag, text_scale: float, ha: str = "center",
+              va: str = "bottom") -> None:
+    ax.text(x, y, tag.text, fontproperties=_font("bold", _TAG_PT * text_scale), ha=ha, va=va,
+            color=tag.ink, zorder=8, clip_on=True,
+            bbox={"boxstyle": "round,pad=0.25", "facecolor": tag.face, "edgecolor": "#000000",
+                  "linewidth": 0.5})
+
+
+def _unit_box(ax: Axes, x: float, y: float, text: str, text_scale: float, colours: Mapping[str, str],
+              placed: bool, va: str = "top", ha: str = "center") -> None:
+    """A power's unit box; the units it placed this turn are written on ``PLACED_FACE``, edged in
+    its colour."""
+    pad = _BOX_PAD_PX * 72 / DPI / _STACK_PT
+    face, edge, ink, edge_width = ((PLACED_FACE, colours["unit"], MAP_COLOURS["name"], 1.4) if placed
+                                   else (colours["unit"], "#000000", colours["text"], 0.6))
+    ax.text(x, y, text, fontproperties=_font("bold", _STACK_PT * text_scale), ha=ha, va=va,
+            linespacing=_LINE_SPACING, color=ink, zorder=7, clip_on=True,
+            bbox={"boxstyle": f"round,pad={pad:.3f},rounding_size=0.5", "facecolor": face,
+                  "edgecolor": edge, "linewidth": edge_width})
 
 
 def _move_spaces(event: Mapping[str, Any]) -> list[str]:
@@ -773,16 +849,32 @@ def arrow_layers(colour: str) -> list[tuple[str, float]]:
     return [(outline, _ARROW_OUTLINE_PT), (colour, _ARROW_BODY_PT)]
 
 
-def _draw_arrow(ax: Axes, path: MplPath | None, colour: str, line_style: Any = "-",
-                zorder: float = 7.5, **kwargs: Any) -> None:
-    """One arrow along ``path`` (or between ``posA`` and ``posB`` in ``kwargs``): its body in
-    ``colour`` and ``line_style``, over the strokes that outline it."""
-    layers = arrow_layers(colour)
-    for i, (layer_colour, width) in enumerate(layers):
-        ax.add_patch(FancyArrowPatch(path=path, arrowstyle=_ARROW_STYLE, color=layer_colour,
-                                     linewidth=width, zorder=zorder + 0.01 * i, clip_on=True,
-                                     linestyle=line_style if i == len(layers) - 1 else "-",
-                                     joinstyle="round", capstyle="butt", **kwargs))
+def _draw_arrow(ax: Axes, points: np.ndarray, colour: str, line_style: Any = "-", scale: float = 1.0,
+                zorder: float = 7.5) -> None:
+    """One arrow along the polyline ``points`` (data units, ``scale`` image pixels each): its
+    body in ``colour`` and ``line_style`` over its outline. The head is drawn apart from the
+    shaft, whole: dashes or dots would break its outline."""
+    (outline, outline_width), (body, body_width) = arrow_layers(colour)
+    tip, before = points[-1], points[-2]
+    toward = (tip - before) / float(np.hypot(*(tip - before)))
+    head = np.asarray([tip - toward * _ARROW_HEAD_PX / scale, tip])  # all head: no shaft left to draw
+    shaft = _trim(points, 0.0, _ARROW_HEAD_PX / scale)
+    strokes = [(points, outline, outline_width, "-", _ARROW_STYLE), (head, body, body_width, "-", _ARROW_STYLE)]
+    if shaft is not None:
+        strokes.insert(1, (shaft, body, body_width, line_style, "-"))
+    for i, (line, stroke, width, style, arrow_style) in enumerate(strokes):
+        codes = [MplPath.MOVETO] + [MplPath.LINETO] * (len(line) - 1)
+        ax.add_patch(FancyArrowPatch(path=MplPath(line, codes), arrowstyle=arrow_style, color=stroke,
+                                     linewidth=width, linestyle=style, zorder=zorder + 0.01 * i,
+                                     clip_on=True, joinstyle="round", capstyle="butt"))
+
+
+def _arc(start: np.ndarray, end: np.ndarray, bulge: float = 0.2, steps: int = 24) -> np.ndarray:
+    """Points along a gentle arc from ``start`` to ``end``, bowed to the left of the way by
+    ``bulge`` times its length."""
+    middle = (start + end) / 2 + bulge * np.array([end[1] - start[1], start[0] - end[0]])
+    t = np.linspace(0.0, 1.0, steps)[:, None]
+    return (1 - t) ** 2 * start + 2 * t * (1 - t) * middle + t ** 2 * end
 
 
 def _offset_right(points: np.ndarray, distance: float) -> np.ndarray:
@@ -821,9 +913,23 @@ def _draw_moves(ax: Axes, view: View, labels: Mapping[str, _Label],
             points = _offset_right(points, _TWIN_OFFSET_PX / view.scale)
         colour = view.style.colours(event.get("power"))["unit"]
         line_style = "-" if event.get("phase") == "combat" else _NONCOMBAT_DASHES
-        codes = [MplPath.MOVETO] + [MplPath.LINETO] * (len(points) - 1)
         for dx in view.offsets(float(points[:, 0].min()), float(points[:, 0].max())):
-            _draw_arrow(ax, MplPath(points + (dx, 0.0), codes), colour, line_style)
+            _draw_arrow(ax, points + (dx, 0.0), colour, line_style, view.scale)
+
+
+def _draw_rockets(ax: Axes, view: View, labels: Mapping[str, _Label],
+                  events: Sequence[Mapping[str, Any]]) -> None:
+    """Each rocket strike as a dotted arc from the AA gun that fired it to its target (the damage
+    is tagged there), so that it does not read as a move."""
+    for event in events:
+        if event.get("type") != "rocket":
+            continue
+        points = _move_arrow_points(view, labels, {"from": event.get("from"), "to": event.get("target")})
+        if points is None:
+            continue
+        arc = _arc(points[0], points[-1])
+        for dx in view.offsets(float(arc[:, 0].min()), float(arc[:, 0].max())):
+            _draw_arrow(ax, arc + (dx, 0.0), DAMAGE_COLOURS["ink"], _ROCKET_DOTS, view.scale)
 
 
 def _draw_wrap(ax: Axes, view: View) -> None:
@@ -886,10 +992,7 @@ def _draw_legend(fig: Figure, view: View, names: Mapping[str, str], legend: _Leg
     style = view.style
     for power, colours in style.powers.items():
         swatch(x, colours["land"])
-        ax.text(x + 30, row1, "3inf", fontproperties=_font("bold", _STACK_PT), ha="left",
-                va="center", color=colours["text"],
-                bbox={"boxstyle": "round,pad=0.25", "facecolor": colours["unit"],
-                      "edgecolor": "#000000", "linewidth": 0.6})
+        _unit_box(ax, x + 30, row1, "3inf", 1.0, colours, False, va="center", ha="left")
         ax.text(x + 62, row1, names.get(power, power), fontproperties=regular, ha="left",
                 va="center")
         x += 180
@@ -931,18 +1034,30 @@ def _draw_legend(fig: Figure, view: View, names: Mapping[str, str], legend: _Leg
     x = 12.0
     ax.text(x, row3, "This turn:", fontproperties=bold, ha="left", va="center")
     x += 80
+
+    def explain(mark_width: float, text: str) -> None:
+        nonlocal x
+        ax.text(x + mark_width + 8, row3, text, fontproperties=regular, ha="left", va="center")
+        x += mark_width + 8 + _text_size(renderer, text, "regular", 8.0)[0] + 22
+
     for line_style, text in (("-", "combat move"), (_NONCOMBAT_DASHES, "non-combat move")):
-        _draw_arrow(ax, None, "#000000", line_style, zorder=1, posA=(x, row3), posB=(x + 44, row3))
-        ax.text(x + 52, row3, text, fontproperties=regular, ha="left", va="center")
-        x += 170
+        _draw_arrow(ax, np.array([[x, row3], [x + 40, row3]]), "#000000", line_style, zorder=1)
+        explain(40, text)
     for outcome, text in (("captured", "battle: attacker took the territory"),
-                          ("attacker", "battle: attacker won, did not take it"),
-                          ("defender", "battle: defender held"),
-                          ("none", "battle: no victor")):
+                          ("attacker", "attacker won, did not take it"),
+                          ("defender", "defender held"),
+                          ("none", "no victor")):
         ax.add_patch(Rectangle((x, row3 - 7), 22, 14, facecolor="none",
                                edgecolor=BATTLE_COLOURS[outcome], linewidth=2.6))
-        ax.text(x + 30, row3, text, fontproperties=regular, ha="left", va="center")
-        x += 260
+        explain(22, text)
+    _unit_box(ax, x, row3, "+2inf", 1.0, {"unit": "#000000"}, True, va="center", ha="left")
+    explain(_text_size(renderer, "+2inf", "bold", _STACK_PT)[0] + 2 * _BOX_PAD_PX, "units placed")
+    tag = _Tag(f"{_BURST} \u22123 IPC", DAMAGE_COLOURS["face"], DAMAGE_COLOURS["ink"])
+    _draw_tag(ax, x + 3, row3, tag, 1.0, ha="left", va="center")
+    explain(_text_size(renderer, tag.text, "bold", _TAG_PT)[0] + 6, "bombing or rocket damage")
+    _draw_arrow(ax, _arc(np.array([x, row3 + 3]), np.array([x + 44, row3 + 3]), bulge=0.1),
+                DAMAGE_COLOURS["ink"], _ROCKET_DOTS, zorder=1)
+    explain(44, "rocket strike")
     if style.wraps:
         ax.text(view.width_px - 12, row3, "\u21c6 the board wraps east-west",
                 fontproperties=_font("italic", 8.0), ha="right", va="center")
@@ -959,9 +1074,10 @@ def render_map(state: Mapping[str, Any], board: Mapping[str, Any], graphics: Map
     ``victory_city``, ``ipc``; ``sea_zones``; the powers' display names); ``graphics``: the
     parsed ``graphics.json``; ``events``: this turn's event log or ``None`` (``move`` events
     become arrows along their path, ``battle_start``/``battle_end`` events outline the battle's
-    space and tag it with the outcome). ``theatre``: ``None`` for the whole board (with a veiled
-    copy of the opposite edge on each side when the board wraps) or one of the edition's theatres
-    (``Style.theatres``).
+    space and tag it with the outcome, ``bombing`` and ``rocket`` events tag the damaged space with
+    the IPC paid, ``place`` events add a box of the units placed). ``theatre``: ``None`` for the
+    whole board (with a veiled copy of the opposite edge on each side when the board wraps) or one
+    of the edition's theatres (``Style.theatres``).
     ``title`` is written above the map.
 
     The image is ``IMAGE_WIDTH`` pixels wide; the same arguments give the same bytes.
@@ -989,6 +1105,7 @@ def render_map(state: Mapping[str, Any], board: Mapping[str, Any], graphics: Map
         _draw_battle_outlines(ax, view, labels)
         _draw_markers(ax, view, labels, territories)
         _draw_moves(ax, view, labels, events)
+        _draw_rockets(ax, view, labels, events)
         values = {t["name"]: t["ipc"] for t in board.get("territories", []) if t.get("ipc")}
         values |= {z["name"]: z["ipc"] for z in board.get("sea_zones", []) if z.get("ipc")}
         _draw_labels(ax, view, labels, values)
