@@ -8,6 +8,9 @@ and the drawing of this turn's moves and battles. Reads only the project's own f
 from __future__ import annotations
 
 import copy
+import dataclasses
+import io
+import json
 from collections import Counter
 from functools import cache
 from pathlib import Path
@@ -29,6 +32,7 @@ from pbem.render.mapimage import (
     DAMAGE_COLOURS,
     IMAGE_WIDTH,
     MAP_COLOURS,
+    MapInfo,
     Style,
     _labels,
     _layout,
@@ -39,6 +43,7 @@ from pbem.render.mapimage import (
     make_view,
     render_map,
     unit_stack_lines,
+    unit_stack_words,
 )
 
 DATA = Path(__file__).resolve().parents[1] / "pbem/rulesets/axis_allies/editions/revised"
@@ -465,3 +470,80 @@ def test_damage_drawn(tmp_path: Path, full_map: Path) -> None:
     both = inked(_render(tmp_path, "rocket.png", events=[RAID, ROCKET]))
     assert inked(full_map) == 0 < raid
     assert both > 2 * raid  # a second tag and the rocket's arc
+
+
+def _info(events: list[dict[str, Any]] | None = None, theatre: str | None = None, scale: float = 1.0,
+          out: Any = None) -> MapInfo:
+    board, _, graphics = _load()
+    return render_map(opening_state(), board, graphics, events, io.BytesIO() if out is None else out,
+                      theatre=theatre, title="Test", scale=scale)
+
+
+def _inside(info: MapInfo, space: str, point: tuple[float, float]) -> bool:
+    (drawn,) = [s for s in info.spaces if s.name == space]
+    return any(MplPath(np.array(ring)).contains_point(point) for ring in drawn.polygons)
+
+
+@pytest.mark.parametrize("scale", [1.0, 1.4])
+def test_map_info_matches_the_image(tmp_path: Path, scale: float) -> None:
+    """The image is `scale` times as large, and MapInfo's outlines lie where the spaces are drawn."""
+    _, _, graphics = _load()
+    out = tmp_path / "map.png"
+    info = _info(scale=scale, out=out)
+    assert _pixels(out).shape[:2] == (info.height_px, info.width_px)
+    assert info.width_px == round(IMAGE_WIDTH * scale)
+    assert abs(info.height_px - make_view(graphics).height_px * scale) < 1
+    for space in ("Germany", "Brazil", "SZ 7"):
+        x, y = board_to_image(graphics, *graphics["spaces"][space]["centre"])
+        assert _inside(info, space, (x * scale, y * scale)), space
+    assert {s.name for s in info.spaces} == set(graphics["spaces"])  # the whole board is in view
+    assert info.action is None  # no events
+
+
+def test_map_info_is_the_same_for_the_same_inputs(tmp_path: Path) -> None:
+    first, second = tmp_path / "first.png", tmp_path / "second.png"
+    events = [_move("germany", "combat", "Germany", "Eastern Europe", "Ukraine S.S.R.")]
+    assert _info(events, scale=1.4, out=first) == _info(events, scale=1.4, out=second)
+    assert first.read_bytes() == second.read_bytes()
+
+
+def test_map_info_outlines_and_stacks() -> None:
+    """Small enough for a page (a few tens of kB of JSON), with the copies the wrap shows and the
+    stacks in words."""
+    info = _info([PLACED])
+    assert len(json.dumps(dataclasses.asdict(info), separators=(",", ":"))) < 64_000
+    assert all(len(ring) >= 3 for space in info.spaces for ring in space.polygons)
+    panama = next(s for s in info.spaces if s.name == "Panama")
+    assert len(panama.polygons) == 2 * len(_load()[2]["spaces"]["Panama"]["polygons"])  # in the east strip too
+    germany = next(s for s in info.spaces if s.name == "Germany")
+    assert germany.stack[0].startswith("Germany: ") and "placed this turn: 2 infantry, 1 tank" in germany.stack[0]
+    pacific = _info(theatre="pacific")
+    assert "Germany" not in {s.name for s in pacific.spaces} and "Japan" in {s.name for s in pacific.spaces}
+
+
+def test_map_info_action_covers_the_turn() -> None:
+    _, _, graphics = _load()
+    events = [_move("germany", "combat", "Germany", "Eastern Europe", "Ukraine S.S.R."), RAID]
+    info = _info(events)
+    assert info.action is not None
+    x0, y0, x1, y1 = info.action
+    for space in ("Germany", "Eastern Europe", "Ukraine S.S.R.", "United Kingdom"):
+        x, y = board_to_image(graphics, *graphics["spaces"][space]["centre"])
+        assert x0 <= x <= x1 and y0 <= y <= y1, space
+    x, y = board_to_image(graphics, *graphics["spaces"]["Japan"]["centre"])
+    assert not x0 <= x <= x1
+    assert _info(events, theatre="pacific").action is None  # nothing of it in view there
+
+
+def test_unit_stack_words() -> None:
+    cargo = [{"transport": "uk", "units": {"uk": {"infantry": 1}, "usa": {"tank": 1}}},
+             {"transport": "usa", "units": {"usa": {"infantry": 2}}}]
+    assert unit_stack_words(_style(), "uk", {"transport": 2, "battleship": 1}, cargo) == \
+        "UK: 1 battleship, 2 transports; aboard: 1 infantry, 1 tank (USA)"
+    assert unit_stack_words(_style(), "germany", {"infantry": 3}, placed={"infantry": 2}) == \
+        "Germany: 3 infantry; placed this turn: 2 infantry"
+
+
+def test_scale_must_be_positive() -> None:
+    with pytest.raises(ValueError, match="scale"):
+        _info(scale=0)

@@ -7,7 +7,10 @@ as one compact box per power; from this turn's events, its moves as arrows (a mo
 back side by side), its battles with their outcome, the IPC that bombing raids and rockets cost
 (rockets as dotted arcs) and the units placed (a white box under the power's own); a legend and a
 title. Where the board wraps east-west (Revised), the full map repeats a faded strip of the
-opposite edge on each side and marks the board's edges.
+opposite edge on each side and marks the board's edges. Besides the image, ``render_map``
+returns what it drew where (``MapInfo``: each space's outline in image pixels and its units in
+words, and the box around the turn's action), for a page that zooms into the image or shows
+tooltips; ``scale`` draws the same picture at a higher resolution.
 
 The geometry comes from the edition's ``graphics.json`` (made by ``tools/convert_axis_allies_graphics.py``):
 board pixels, origin top left, y downwards. Each space's name is written at its label centre
@@ -15,9 +18,9 @@ board pixels, origin top left, y downwards. Each space's name is written at its 
 boxes hang below the name, one per power in turn order.
 
 The same inputs always give byte-identical PNG files: the fonts are the DejaVu files bundled
-with matplotlib (not looked up on the system), size and dpi are fixed, and no varying metadata
-(software version, date) is written. The renderer reads the state, the board and the events;
-it never decides a rule.
+with matplotlib (not looked up on the system), size and dpi follow from the arguments alone, and
+no varying metadata (software version, date) is written. The renderer reads the state, the board
+and the events; it never decides a rule.
 """
 
 from __future__ import annotations
@@ -50,6 +53,8 @@ __all__ = [
     "DPI",
     "IMAGE_WIDTH",
     "MAP_COLOURS",
+    "MapInfo",
+    "MapSpace",
     "PLACED_FACE",
     "Style",
     "View",
@@ -59,6 +64,7 @@ __all__ = [
     "make_view",
     "render_map",
     "unit_stack_lines",
+    "unit_stack_words",
 ]
 
 # ---------------------------------------------------------------------------------------------
@@ -123,7 +129,8 @@ class Style:
         style = graphics["style"]
         powers = {p: {"land": c["land"], "unit": c["unit"], "text": c["ink"]} for p, c in style["powers"].items()}
         return cls(powers, {p: c["label"] for p, c in style["powers"].items()}, dict(style["unit_labels"]),
-                   Words(units={u: tuple(w) for u, w in style["unit_words"].items()}),
+                   Words({p: c["text"] for p, c in style["powers"].items()},
+                         {u: tuple(w) for u, w in style["unit_words"].items()}),
                    {t: tuple(w) for t, w in style["theatres"].items()}, bool(style["wraps"]))
 
     def land_colour(self, owner: str | None) -> str:
@@ -285,19 +292,55 @@ def make_view(graphics: Mapping[str, Any], theatre: str | None = None,
 
 def board_to_image(graphics: Mapping[str, Any], x: float, y: float,
                    theatre: str | None = None) -> tuple[float, float]:
-    """Image pixel (column, row from the top) at which ``render_map`` draws board point (x, y)."""
+    """Image pixel (column, row from the top) at which ``render_map`` draws board point (x, y) at
+    scale 1 (at another scale, times the scale)."""
     return make_view(graphics, theatre).to_image(x, y)
+
+
+@dataclass(frozen=True)
+class MapSpace:
+    """One space as drawn: its ``name``; its outline as ``polygons`` of image pixels (x right, y
+    down; a ring for each island, and for each copy of the space in view where the board wraps;
+    simplified, and running past the image's edges where the space does); ``stack``: its units in
+    words, a line for each power (``unit_stack_words``)."""
+
+    name: str
+    polygons: tuple[tuple[tuple[int, int], ...], ...]
+    stack: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class MapInfo:
+    """What ``render_map`` drew, as plain data for a page that shows the image (tooltips, zoom):
+    the image's size in pixels; every space with a part in view; ``action``: the box ``(x0, y0,
+    x1, y1)`` in image pixels around this turn's moves (with their paths), battles, placements,
+    bombing raids and rockets, or ``None`` when none of them is in view.
+    ``dataclasses.asdict(info)`` is ready for ``json.dumps``."""
+
+    width_px: int
+    height_px: int
+    spaces: tuple[MapSpace, ...]
+    action: tuple[int, int, int, int] | None
+
+
+#: How far ``MapSpace.polygons`` may stray from the outlines drawn (pixels of the image at scale 1,
+#: so that every scale gets the same outline): a tooltip needs no finer one, and a board's
+#: outlines stay some 50 kB of JSON.
+OUTLINE_TOLERANCE_PX = 3.0
 
 
 # ---------------------------------------------------------------------------------------------
 # Reading the inputs
 
 
-def _count_items(style: Style, units: Mapping[str, int]) -> list[str]:
+def _in_table_order(style: Style, units: Mapping[str, int]) -> dict[str, int]:
+    """The unit types with a count above 0, in unit table order (unknown ones last, by name)."""
     rank = {u: i for i, u in enumerate(style.unit_labels)}
-    return [f"{int(units[u])}{style.unit_labels.get(u, u)}"
-            for u in sorted(units, key=lambda u: (rank.get(u, len(rank)), u))
-            if int(units[u]) > 0]
+    return {u: int(units[u]) for u in sorted(units, key=lambda u: (rank.get(u, len(rank)), u)) if int(units[u]) > 0}
+
+
+def _count_items(style: Style, units: Mapping[str, int]) -> list[str]:
+    return [f"{count}{style.unit_labels.get(u, u)}" for u, count in _in_table_order(style, units).items()]
 
 
 def _wrap_items(items: Sequence[str], per_line: int) -> list[str]:
@@ -327,6 +370,27 @@ def unit_stack_lines(style: Style, power: str, units: Mapping[str, int],
     if aboard:
         lines.extend(_CARGO_MARK + line for line in _wrap_items(aboard, per_line))
     return lines
+
+
+def unit_stack_words(style: Style, power: str, units: Mapping[str, int],
+                     cargo: Sequence[Mapping[str, Any]] = (), placed: Mapping[str, int] | None = None) -> str:
+    """One power's units at a space in words, for a tooltip: what ``unit_stack_lines`` writes in
+    the box, with what its transports carry and what it placed there this turn.
+
+    >>> unit_stack_words(style, "uk", {"infantry": 2, "transport": 1},
+    ...                  [{"transport": "uk", "units": {"usa": {"infantry": 2}}}], {"infantry": 1})
+    'UK: 2 infantry, 1 transport; aboard: 2 infantry (USA); placed this turn: 1 infantry'
+    """
+    text = f"{style.words.power(power)}: {style.words.units(_in_table_order(style, units))}"
+    aboard = [style.words.units(_in_table_order(style, load["units"][owner]))
+              + ("" if owner == power else f" ({style.words.power(owner)})")
+              for load in cargo if load.get("transport") == power
+              for owner in style.ordered_powers(load.get("units", {})) if any(load["units"][owner].values())]
+    if aboard:
+        text += "; aboard: " + ", ".join(aboard)
+    if placed:
+        text += "; placed this turn: " + style.words.units(_in_table_order(style, placed))
+    return text
 
 
 def _battle_outcome(end: Mapping[str, Any]) -> str:
@@ -431,12 +495,12 @@ def _damage_tags(events: Sequence[Mapping[str, Any]]) -> list[tuple[str, _Tag]]:
             for (space, what), ipc in paid.items()]
 
 
-def _placements(events: Sequence[Mapping[str, Any]]) -> dict[tuple[str, str], dict[str, int]]:
-    """(space, power) -> the units that power placed there this turn."""
-    placed: dict[tuple[str, str], dict[str, int]] = {}
+def _placements(events: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, dict[str, int]]]:
+    """space -> power -> the units that power placed there this turn."""
+    placed: dict[str, dict[str, dict[str, int]]] = {}
     for event in events:
         if event.get("type") == "place":
-            units = placed.setdefault((event.get("space", ""), event.get("power", "")), {})
+            units = placed.setdefault(event.get("space", ""), {}).setdefault(event.get("power", ""), {})
             for unit, count in (event.get("units") or {}).items():
                 units[unit] = units.get(unit, 0) + int(count)
     return placed
@@ -480,7 +544,7 @@ def _layout(labels: dict[str, _Label], view: View, renderer: RendererBase,
             label.top -= tag.height_px
         space_units = units.get(label.name) or {}
         bottom = _STACK_TOP_PX * k
-        new_here = {power: new for (space, power), new in placed.items() if space == label.name}
+        new_here = placed.get(label.name, {})
         for power in view.style.ordered_powers(set(space_units) | set(new_here)):
             stack = unit_stack_lines(view.style, power, space_units.get(power, {}), cargo.get(label.name, ()))
             new = _wrap_items(_count_items(view.style, new_here.get(power, {})), 3)
@@ -1063,11 +1127,113 @@ def _draw_legend(fig: Figure, view: View, names: Mapping[str, str], legend: _Leg
                 fontproperties=_font("italic", 8.0), ha="right", va="center")
 
 
+def _action_spaces(events: Sequence[Mapping[str, Any]]) -> list[list[str]]:
+    """The spaces of each of the turn's actions, as a way (a move's, a rocket's) or one space."""
+    ways = []
+    for event in events:
+        kind = event.get("type")
+        if kind == "move":
+            ways.append(_move_spaces(event))
+        elif kind == "rocket":
+            ways.append([event.get("from", ""), event.get("target", "")])
+        elif kind in ("battle_start", "battle_end", "place", "bombing"):
+            ways.append([event.get("space", "")])
+    return ways
+
+
+def _action_box(view: View, labels: Mapping[str, _Label],
+                events: Sequence[Mapping[str, Any]]) -> tuple[float, float, float, float] | None:
+    """The board box ``(x0, y0, x1, y1)`` around the parts in view of the turn's action spaces'
+    outlines: each way starts at the copy of its first space in view and goes on to the nearest
+    copies, as the arrows do."""
+    boxes = []
+    for way in _action_spaces(events):
+        x = None
+        for name in way:
+            label = labels.get(name)
+            if label is None:
+                continue
+            x = view.unwrap_x(label.centre[0]) if x is None else _near(label.centre[0], x, view.board_width)
+            shift = x - label.centre[0]
+            ys = np.concatenate([r[:, 1] for r in label.rings])
+            box = (max(label.xmin + shift, view.x0), max(float(ys.min()), view.y0),
+                   min(label.xmax + shift, view.x1), min(float(ys.max()), view.y1))
+            if box[0] < box[2] and box[1] < box[3]:
+                boxes.append(box)
+    if not boxes:
+        return None
+    corners = np.asarray(boxes)
+    return (float(corners[:, 0].min()), float(corners[:, 1].min()), float(corners[:, 2].max()),
+            float(corners[:, 3].max()))
+
+
+def _to_pixels(view: View, points: np.ndarray, scale: float) -> np.ndarray:
+    """Board points (this copy, not unwrapped) as pixels of the image drawn at ``scale``."""
+    return np.column_stack([(points[:, 0] - view.x0) * view.scale,
+                            view.top_px + (points[:, 1] - view.y0) * view.scale]) * scale
+
+
+def _simplified(ring: np.ndarray, tolerance: float) -> tuple[tuple[int, int], ...]:
+    """The ring with only the points it needs to stay within ``tolerance`` of its outline
+    (Douglas-Peucker), rounded to whole pixels; a ring smaller than that keeps three points."""
+    closed = np.vstack([ring, ring[:1]])
+    keep = np.zeros(len(closed), dtype=bool)
+    keep[[0, -1]] = True
+    spans = [(0, len(closed) - 1)]
+    while spans:
+        first, last = spans.pop()
+        if last - first < 2:
+            continue
+        start, chord = closed[first], closed[last] - closed[first]
+        between = closed[first + 1:last] - start
+        length = float(np.hypot(*chord))
+        if length > 0:
+            off = np.abs(chord[0] * between[:, 1] - chord[1] * between[:, 0]) / length
+        else:  # back at the start: how far each point strays from it
+            off = np.hypot(between[:, 0], between[:, 1])
+        farthest = int(np.argmax(off))
+        if off[farthest] > tolerance:
+            keep[first + 1 + farthest] = True
+            spans += [(first, first + 1 + farthest), (first + 1 + farthest, last)]
+    kept = closed[keep][:-1]
+    if len(kept) < 3:
+        kept = ring[np.linspace(0, len(ring) - 1, 3).round().astype(int)]
+    return tuple((round(x), round(y)) for x, y in kept.tolist())
+
+
+def _map_info(view: View, labels: Mapping[str, _Label], state: Mapping[str, Any],
+              events: Sequence[Mapping[str, Any]], size: tuple[int, int], scale: float) -> MapInfo:
+    """What was drawn where, for an image of ``size`` pixels drawn at ``scale``."""
+    units, cargo = state.get("units") or {}, state.get("cargo") or {}
+    placed = _placements(events)
+    spaces = []
+    for label in labels.values():
+        rings = [ring + (dx, 0.0) for dx in view.offsets(label.xmin, label.xmax) for ring in label.rings]
+        rings = [ring for ring in rings if ring[:, 0].max() >= view.x0 and ring[:, 0].min() <= view.x1
+                 and ring[:, 1].max() >= view.y0 and ring[:, 1].min() <= view.y1]
+        if not rings:
+            continue
+        here = units.get(label.name) or {}
+        new = placed.get(label.name, {})
+        stack = tuple(unit_stack_words(view.style, power, here.get(power, {}), cargo.get(label.name, ()),
+                                       new.get(power))
+                      for power in view.style.ordered_powers(set(here) | set(new)))
+        outline = tuple(_simplified(_to_pixels(view, ring, scale), OUTLINE_TOLERANCE_PX * scale) for ring in rings)
+        spaces.append(MapSpace(label.name, outline, stack))
+    box = _action_box(view, labels, events)
+    action = None
+    if box is not None:
+        (x0, y0), (x1, y1) = _to_pixels(view, np.array([box[:2], box[2:]]), scale)
+        action = (int(np.floor(x0)), int(np.floor(y0)), int(np.ceil(x1)), int(np.ceil(y1)))
+    return MapInfo(size[0], size[1], tuple(spaces), action)
+
+
 def render_map(state: Mapping[str, Any], board: Mapping[str, Any], graphics: Mapping[str, Any],
                events: Sequence[Mapping[str, Any]] | None,
                out_path: str | PathLike[str] | IO[bytes], *, theatre: str | None = None,
-               title: str) -> None:
-    """Draw ``state`` on the board and write it as a PNG image to ``out_path``.
+               title: str, scale: float = 1.0) -> MapInfo:
+    """Draw ``state`` on the board, write it as a PNG image to ``out_path`` and return what was
+    drawn where (``MapInfo``).
 
     ``state``: a position in the shape of ``state.yaml`` (``control``, ``units``, ``cargo`` are
     read); ``board``: the parsed ``board.yaml`` (territories' ``neutral``, ``capital``,
@@ -1080,8 +1246,12 @@ def render_map(state: Mapping[str, Any], board: Mapping[str, Any], graphics: Map
     of the edition's theatres (``Style.theatres``).
     ``title`` is written above the map.
 
-    The image is ``IMAGE_WIDTH`` pixels wide; the same arguments give the same bytes.
+    The image is ``IMAGE_WIDTH`` pixels wide, or ``scale`` times that: the same picture at a
+    higher (or lower) resolution, writing and lines included. The same arguments give the same
+    bytes.
     """
+    if not scale > 0:
+        raise ValueError(f"scale must be above 0, not {scale!r}")
     view = make_view(graphics, theatre)
     territories = {t["name"]: t for t in board.get("territories", [])}
     names = {p: p for p in view.style.powers} | {p["id"]: p.get("name", p["id"])
@@ -1117,5 +1287,7 @@ def render_map(state: Mapping[str, Any], board: Mapping[str, Any], graphics: Map
             fig.text(1 - 12 / view.width_px, middle, f"{theatre.capitalize()} theatre",
                      fontproperties=_font("italic", 11), ha="right", va="center")
         _draw_legend(fig, view, names, _Legend.of_board(board), canvas.get_renderer())
-        fig.savefig(out_path, format="png", dpi=DPI, metadata={"Software": None},
+        fig.set_dpi(DPI * scale)  # after the layout, which measured the writing at DPI
+        fig.savefig(out_path, format="png", dpi=fig.dpi, metadata={"Software": None},
                     facecolor=fig.get_facecolor())
+        return _map_info(view, labels, state, events, canvas.get_width_height(physical=True), scale)
