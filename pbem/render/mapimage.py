@@ -1173,32 +1173,45 @@ def _to_pixels(view: View, points: np.ndarray, scale: float) -> np.ndarray:
                             view.top_px + (points[:, 1] - view.y0) * view.scale]) * scale
 
 
-def _simplified(ring: np.ndarray, tolerance: float) -> tuple[tuple[int, int], ...]:
-    """The ring with only the points it needs to stay within ``tolerance`` of its outline
-    (Douglas-Peucker), rounded to whole pixels; a ring smaller than that keeps three points."""
-    closed = np.vstack([ring, ring[:1]])
-    keep = np.zeros(len(closed), dtype=bool)
-    keep[[0, -1]] = True
-    spans = [(0, len(closed) - 1)]
-    while spans:
-        first, last = spans.pop()
-        if last - first < 2:
-            continue
-        start, chord = closed[first], closed[last] - closed[first]
-        between = closed[first + 1:last] - start
-        length = float(np.hypot(*chord))
-        if length > 0:
-            off = np.abs(chord[0] * between[:, 1] - chord[1] * between[:, 0]) / length
-        else:  # back at the start: how far each point strays from it
-            off = np.hypot(between[:, 0], between[:, 1])
-        farthest = int(np.argmax(off))
-        if off[farthest] > tolerance:
-            keep[first + 1 + farthest] = True
-            spans += [(first, first + 1 + farthest), (first + 1 + farthest, last)]
-    kept = closed[keep][:-1]
-    if len(kept) < 3:
-        kept = ring[np.linspace(0, len(ring) - 1, 3).round().astype(int)]
-    return tuple((round(x), round(y)) for x, y in kept.tolist())
+def _simplified(rings: Sequence[np.ndarray], tolerance: float) -> list[tuple[tuple[int, int], ...]]:
+    """Each ring with only the points it needs to stay within ``tolerance`` of its outline
+    (Douglas-Peucker), rounded to whole pixels; a ring smaller than that keeps three points.
+
+    All rings are split together, a round for each level of the split, so that a board's some
+    10,000 points cost a few numpy calls for each round rather than a few for each span."""
+    closed = [np.vstack([ring, ring[:1]]) for ring in rings]
+    points = np.concatenate(closed)
+    ends = np.cumsum([len(ring) for ring in closed])
+    keep = np.zeros(len(points), dtype=bool)
+    keep[ends - 1] = keep[ends - np.array([len(ring) for ring in closed])] = True
+    while True:
+        kept = np.flatnonzero(keep)
+        loose = np.flatnonzero(~keep)  # between two kept points of the same ring, in order
+        if not len(loose):
+            break
+        span = np.searchsorted(kept, loose) - 1
+        start, end = points[kept[span]], points[kept[span + 1]]
+        chord, offset = end - start, points[loose] - start
+        length = np.hypot(chord[:, 0], chord[:, 1])
+        across = np.abs(chord[:, 0] * offset[:, 1] - chord[:, 1] * offset[:, 0]) / np.where(length > 0, length, 1)
+        # a chord back to its own start measures how far each point strays from that start
+        off = np.where(length > 0, across, np.hypot(offset[:, 0], offset[:, 1]))
+        firsts = np.flatnonzero(np.r_[True, span[1:] != span[:-1]])
+        farthest = np.maximum.reduceat(off, firsts)
+        split = np.flatnonzero(farthest > tolerance)
+        if not len(split):
+            break
+        in_span = np.repeat(np.arange(len(firsts)), np.diff(np.r_[firsts, len(loose)]))
+        is_farthest = (off == farthest[in_span]) & np.isin(in_span, split)
+        _, first_farthest = np.unique(in_span[is_farthest], return_index=True)
+        keep[loose[np.flatnonzero(is_farthest)[first_farthest]]] = True
+    outlines = []
+    for ring, kept_ring in zip(rings, np.split(keep, ends[:-1])):
+        kept_points = ring[kept_ring[:-1]]
+        if len(kept_points) < 3:
+            kept_points = ring[np.linspace(0, len(ring) - 1, 3).round().astype(int)]
+        outlines.append(tuple(map(tuple, np.rint(kept_points).astype(int).tolist())))
+    return outlines
 
 
 def _map_info(view: View, labels: Mapping[str, _Label], state: Mapping[str, Any],
@@ -1206,20 +1219,20 @@ def _map_info(view: View, labels: Mapping[str, _Label], state: Mapping[str, Any]
     """What was drawn where, for an image of ``size`` pixels drawn at ``scale``."""
     units, cargo = state.get("units") or {}, state.get("cargo") or {}
     placed = _placements(events)
-    spaces = []
+    drawn = []
     for label in labels.values():
         rings = [ring + (dx, 0.0) for dx in view.offsets(label.xmin, label.xmax) for ring in label.rings]
         rings = [ring for ring in rings if ring[:, 0].max() >= view.x0 and ring[:, 0].min() <= view.x1
                  and ring[:, 1].max() >= view.y0 and ring[:, 1].min() <= view.y1]
-        if not rings:
-            continue
-        here = units.get(label.name) or {}
-        new = placed.get(label.name, {})
-        stack = tuple(unit_stack_words(view.style, power, here.get(power, {}), cargo.get(label.name, ()),
-                                       new.get(power))
+        if rings:
+            drawn.append((label.name, [_to_pixels(view, ring, scale) for ring in rings]))
+    outlines = iter(_simplified([ring for _, rings in drawn for ring in rings], OUTLINE_TOLERANCE_PX * scale))
+    spaces = []
+    for name, rings in drawn:
+        here, new = units.get(name) or {}, placed.get(name, {})
+        stack = tuple(unit_stack_words(view.style, power, here.get(power, {}), cargo.get(name, ()), new.get(power))
                       for power in view.style.ordered_powers(set(here) | set(new)))
-        outline = tuple(_simplified(_to_pixels(view, ring, scale), OUTLINE_TOLERANCE_PX * scale) for ring in rings)
-        spaces.append(MapSpace(label.name, outline, stack))
+        spaces.append(MapSpace(name, tuple(next(outlines) for _ in rings), stack))
     box = _action_box(view, labels, events)
     action = None
     if box is not None:
