@@ -532,6 +532,10 @@ def test_map_info_action_covers_the_turn() -> None:
         assert x0 <= x <= x1 and y0 <= y <= y1, space
     x, y = board_to_image(graphics, *graphics["spaces"]["Japan"]["centre"])
     assert not x0 <= x <= x1
+    everywhere = _info([_move("usa", "noncombat", "Western United States", "Central United States",
+                              "Eastern United States")], theatre="pacific")
+    assert everywhere.action is not None
+    assert everywhere.action[2] == everywhere.width_px  # cut at the image's edge, not past it
     assert _info(events, theatre="pacific").action is None  # nothing of it in view there
 
 

@@ -1237,7 +1237,8 @@ def _map_info(view: View, labels: Mapping[str, _Label], state: Mapping[str, Any]
     action = None
     if box is not None:
         (x0, y0), (x1, y1) = _to_pixels(view, np.array([box[:2], box[2:]]), scale)
-        action = (int(np.floor(x0)), int(np.floor(y0)), int(np.ceil(x1)), int(np.ceil(y1)))
+        action = (max(int(np.floor(x0)), 0), max(int(np.floor(y0)), 0), min(int(np.ceil(x1)), size[0]),
+                  min(int(np.ceil(y1)), size[1]))
     return MapInfo(size[0], size[1], tuple(spaces), action)
 
 
