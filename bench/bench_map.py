@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""Time the map image: the full board in the opening position, with a few moves and a battle.
+"""Time the map image: the full board in the opening position, with a few moves (one of them
+flown back), a battle, a bombing raid and placements.
 
-Prints the best of several runs (seconds) for the full map and each theatre. Target: the full map
-in under 2 s. Run from the repository root::
+Prints the best of several runs (seconds) for the full map at scale 1 and 1.4 and for each
+theatre. Budget: a turn's report, its charts and its map together, within 0.5 s more than without
+them. Run from the repository root::
 
     python bench/bench_map.py [--runs 5]
 """
@@ -10,22 +12,17 @@ in under 2 s. Run from the repository root::
 from __future__ import annotations
 
 import argparse
-import copy
 import io
-import json
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from pbem.render.mapimage import THEATRES, render_map  # noqa: E402
-
-DATA = REPO / "pbem" / "rulesets" / "axis_allies" / "editions" / "revised"
+from pbem.render.mapimage import render_map  # noqa: E402
+from pbem.rulesets.axis_allies import AxisAllies, edition  # noqa: E402
 
 EVENTS: list[dict[str, Any]] = [
     {"type": "move", "phase": "combat", "power": "germany", "units": {"tank": 1},
@@ -39,17 +36,22 @@ EVENTS: list[dict[str, Any]] = [
      "attacker": "germany", "attackers": {}, "defenders": {}},
     {"type": "battle_end", "battle": "b1", "space": "Caucasus", "rounds": 2,
      "winner": "defender", "attackers_left": {}, "defenders_left": {}, "captured": False},
+    {"type": "bombing", "space": "Russia", "power": "germany", "victim": "ussr", "bombers": 1,
+     "dice": [5], "damage": 5, "paid": 5},
+    {"type": "move", "phase": "noncombat", "power": "germany", "units": {"fighter": 1},
+     "from": "Caucasus", "path": ["West Russia", "Belorussia", "Eastern Europe"], "to": "Eastern Europe"},
+    {"type": "place", "power": "germany", "space": "Germany", "units": {"infantry": 3, "tank": 1}},
 ]
 
 
 def best_of(runs: int, state: dict[str, Any], board: dict[str, Any], graphics: dict[str, Any],
-            theatre: str | None) -> tuple[float, int]:
+            theatre: str | None, scale: float) -> tuple[float, int]:
     """Best wall time over ``runs`` renders, and the PNG's size in bytes."""
     times, size = [], 0
     for _ in range(runs):
         buffer = io.BytesIO()
         start = time.perf_counter()
-        render_map(state, board, graphics, EVENTS, buffer, theatre=theatre,
+        render_map(state, board, graphics, EVENTS, buffer, theatre=theatre, scale=scale,
                    title="Benchmark — round 1, after Germany's turn")
         times.append(time.perf_counter() - start)
         size = len(buffer.getvalue())
@@ -61,13 +63,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args(argv)
-    board = yaml.safe_load((DATA / "board.yaml").read_text(encoding="utf-8"))
-    setup = yaml.safe_load((DATA / "setup.yaml").read_text(encoding="utf-8"))
-    graphics = json.loads((DATA / "graphics.json").read_text(encoding="utf-8"))
-    state = copy.deepcopy(setup)
-    for theatre in [None, *sorted(THEATRES)]:
-        seconds, size = best_of(args.runs, state, board, graphics, theatre)
-        print(f"map {theatre or 'full':8s} best of {args.runs}: {seconds:.3f} s "
+    revised = AxisAllies(edition("aa-revised"))
+    board, graphics = revised.map_data()
+    state = revised.opening_state("Benchmark", {})
+    views = [(None, 1.0), (None, 1.4), *((theatre, 1.0) for theatre in sorted(graphics["style"]["theatres"]))]
+    for theatre, scale in views:
+        seconds, size = best_of(args.runs, state, board, graphics, theatre, scale)
+        print(f"map {theatre or 'full':8s} scale {scale:.1f} best of {args.runs}: {seconds:.3f} s "
               f"({size / 1024:.0f} KiB PNG)")
     return 0
 

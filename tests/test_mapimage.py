@@ -8,6 +8,9 @@ and the drawing of this turn's moves and battles. Reads only the project's own f
 from __future__ import annotations
 
 import copy
+import dataclasses
+import io
+import json
 from collections import Counter
 from functools import cache
 from pathlib import Path
@@ -16,22 +19,31 @@ from typing import Any
 import numpy as np
 import pytest
 import yaml
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.colors import to_rgb
+from matplotlib.figure import Figure
 from matplotlib.image import imread
 from matplotlib.path import Path as MplPath
 
 from pbem.rulesets import get_ruleset
 from pbem.render.mapimage import (
+    ARROW_OUTLINES,
     BATTLE_COLOURS,
+    DAMAGE_COLOURS,
     IMAGE_WIDTH,
     MAP_COLOURS,
+    MapInfo,
     Style,
     _labels,
+    _layout,
     _move_polyline,
+    arrow_layers,
     board_to_image,
+    contrast_ratio,
     make_view,
     render_map,
     unit_stack_lines,
+    unit_stack_words,
 )
 
 DATA = Path(__file__).resolve().parents[1] / "pbem/rulesets/axis_allies/editions/revised"
@@ -353,3 +365,189 @@ def test_europe_ipc_values_beside_names(tmp_path: Path) -> None:
     board = _europe_board()
     values = [str(s["ipc"]) for s in (*board["territories"], *board["sea_zones"]) if s.get("ipc")]
     assert sorted(drawn) == sorted(values + ["6"])  # and the legend's sample badge
+
+
+def _move(power: str, phase: str, *spaces: str) -> dict[str, Any]:
+    return {"type": "move", "phase": phase, "power": power, "units": {"infantry": 1},
+            "from": spaces[0], "path": list(spaces[1:]), "to": spaces[-1]}
+
+
+def _arrow_crossings(image: np.ndarray, first: str, second: str, colour: str) -> list[float]:
+    """Where the line across the middle of the way from `first` to `second` (label centres) meets
+    arrow bodies in `colour`: the centre of each run of that colour, in pixels from the way."""
+    _, _, graphics = _load()
+    a, b = (np.array(board_to_image(graphics, *graphics["spaces"][n]["centre"])) for n in (first, second))
+    along = (b - a) / np.hypot(*(b - a))
+    across = np.array([-along[1], along[0]])
+    steps = np.arange(-20, 20.25, 0.25)
+    hits = [bool((np.abs(image[round(y), round(x)].astype(int) - _rgb(colour)) <= 2).all())
+            for x, y in ((a + b) / 2 + t * across for t in steps)]
+    runs, start = [], None
+    for t, hit in zip([*steps, np.inf], [*hits, False]):
+        if hit and start is None:
+            start = t
+        elif not hit and start is not None:
+            runs.append((start + t - 0.25) / 2)
+            start = None
+    return runs
+
+
+def test_out_and_back_are_two_arrows(tmp_path: Path) -> None:
+    """Fighters that attack and fly home, or a path run backwards: each move is its own arrow,
+    beside the other, not one line with a head at each end."""
+    body = _style().powers["ussr"]["unit"]
+    one_way = _pixels(_render(tmp_path, "one-way.png", events=[
+        _move("ussr", "combat", "Novosibirsk", "Kazakh S.S.R.")]))
+    (single,) = _arrow_crossings(one_way, "Novosibirsk", "Kazakh S.S.R.", body)
+    both_ways = _pixels(_render(tmp_path, "both-ways.png", events=[
+        _move("ussr", "combat", "Novosibirsk", "Kazakh S.S.R."),
+        _move("ussr", "combat", "Kazakh S.S.R.", "Novosibirsk")]))
+    out, back = _arrow_crossings(both_ways, "Novosibirsk", "Kazakh S.S.R.", body)
+    assert back - out >= 6  # apart, with the outlines between them
+    assert out < single < back
+
+
+def test_contrast_ratio() -> None:
+    assert contrast_ratio("#000000", "#ffffff") == pytest.approx(21)
+    assert contrast_ratio("#ffffff", "#000000") == pytest.approx(21)
+    assert contrast_ratio("#3a7bd5", "#3a7bd5") == pytest.approx(1)
+    assert contrast_ratio("#767676", "#ffffff") == pytest.approx(4.54, abs=0.01)  # WCAG's own grey
+
+
+@pytest.mark.parametrize("edition", ["aa-revised", "aa-europe"])
+def test_every_arrow_reads_on_every_fill(edition: str) -> None:
+    """Japan's yellow arrows on Japan's yellow land: an arrow's outline or its body must stand out
+    against every land and sea fill of both editions, whoever's arrow it is, and the outline from
+    the body."""
+    styles = [Style.of(get_ruleset(e).map_data()[1]) for e in ("aa-revised", "aa-europe")]
+    fills = {MAP_COLOURS["neutral"], MAP_COLOURS["uncontrolled"], MAP_COLOURS["sea"]}
+    fills |= {colours["land"] for style in styles for colours in style.powers.values()}
+    style = Style.of(get_ruleset(edition).map_data()[1])
+    for power, colours in style.powers.items():
+        (outline, _), (body, _) = arrow_layers(colours["unit"])
+        assert body == colours["unit"] and outline in ARROW_OUTLINES
+        assert contrast_ratio(body, outline) >= 3, power  # the body stands out of its outline
+        for fill in fills:
+            assert max(contrast_ratio(outline, fill), contrast_ratio(body, fill)) >= 3, (power, fill)
+
+
+RAID = {"type": "bombing", "space": "United Kingdom", "power": "germany", "victim": "uk", "bombers": 2,
+        "dice": [6, 5], "damage": 11, "paid": 9}
+ROCKET = {"type": "rocket", "power": "germany", "from": "Western Europe", "target": "Russia", "die": 4,
+          "damage": 4, "paid": 4}
+PLACED = {"type": "place", "power": "germany", "space": "Germany", "units": {"tank": 1, "infantry": 2}}
+
+
+def _laid_out(events: list[dict[str, Any]]) -> dict[str, Any]:
+    board, _, graphics = _load()
+    labels = _labels(graphics, board)
+    territories = {t["name"]: t for t in board["territories"]}
+    _layout(labels, make_view(graphics), FigureCanvasAgg(Figure()).get_renderer(), opening_state(), events,
+            territories)
+    return labels
+
+
+def test_damage_and_placements_are_written_at_their_spaces() -> None:
+    labels = _laid_out([RAID, ROCKET, PLACED, {**PLACED, "units": {"infantry": 1}}])
+    assert [t.text for t in labels["United Kingdom"].tags] == ["\u2739 \u22129 IPC bombed"]  # what was paid
+    assert [t.text for t in labels["Russia"].tags] == ["\u2739 \u22124 IPC rocket"]
+    germany = labels["Germany"].boxes
+    assert [(b.power, b.placed) for b in germany] == [("germany", False), ("germany", True)]
+    assert germany[1].text == "+3inf 1tnk"  # both placements, in unit table order
+    assert not any(b.placed for label in labels.values() if label.name != "Germany" for b in label.boxes)
+
+
+def test_damage_drawn(tmp_path: Path, full_map: Path) -> None:
+    """The damage tags and the rocket's arc are drawn in the damage colour, which the map has nowhere else."""
+    ink = np.array(_rgb(DAMAGE_COLOURS["ink"]))
+    view = make_view(_load()[2])
+    rows = slice(view.top_px, view.top_px + view.map_height_px)  # the map, not the legend
+
+    def inked(path: Path) -> int:
+        return int((_pixels(path)[rows] == ink).all(axis=2).sum())
+
+    raid = inked(_render(tmp_path, "raid.png", events=[RAID]))
+    both = inked(_render(tmp_path, "rocket.png", events=[RAID, ROCKET]))
+    assert inked(full_map) == 0 < raid
+    assert both > 2 * raid  # a second tag and the rocket's arc
+
+
+def _info(events: list[dict[str, Any]] | None = None, theatre: str | None = None, scale: float = 1.0,
+          out: Any = None) -> MapInfo:
+    board, _, graphics = _load()
+    return render_map(opening_state(), board, graphics, events, io.BytesIO() if out is None else out,
+                      theatre=theatre, title="Test", scale=scale)
+
+
+def _inside(info: MapInfo, space: str, point: tuple[float, float]) -> bool:
+    (drawn,) = [s for s in info.spaces if s.name == space]
+    return any(MplPath(np.array(ring)).contains_point(point) for ring in drawn.polygons)
+
+
+@pytest.mark.parametrize("scale", [1.0, 1.4])
+def test_map_info_matches_the_image(tmp_path: Path, scale: float) -> None:
+    """The image is `scale` times as large, and MapInfo's outlines lie where the spaces are drawn."""
+    _, _, graphics = _load()
+    out = tmp_path / "map.png"
+    info = _info(scale=scale, out=out)
+    assert _pixels(out).shape[:2] == (info.height_px, info.width_px)
+    assert info.width_px == round(IMAGE_WIDTH * scale)
+    assert abs(info.height_px - make_view(graphics).height_px * scale) < 1
+    for space in ("Germany", "Brazil", "SZ 7"):
+        x, y = board_to_image(graphics, *graphics["spaces"][space]["centre"])
+        assert _inside(info, space, (x * scale, y * scale)), space
+    assert {s.name for s in info.spaces} == set(graphics["spaces"])  # the whole board is in view
+    assert info.action is None  # no events
+
+
+def test_map_info_is_the_same_for_the_same_inputs(tmp_path: Path) -> None:
+    first, second = tmp_path / "first.png", tmp_path / "second.png"
+    events = [_move("germany", "combat", "Germany", "Eastern Europe", "Ukraine S.S.R.")]
+    assert _info(events, scale=1.4, out=first) == _info(events, scale=1.4, out=second)
+    assert first.read_bytes() == second.read_bytes()
+
+
+def test_map_info_outlines_and_stacks() -> None:
+    """Small enough for a page (a few tens of kB of JSON), with the copies the wrap shows and the
+    stacks in words."""
+    info = _info([PLACED])
+    assert len(json.dumps(dataclasses.asdict(info), separators=(",", ":"))) < 64_000
+    assert all(len(ring) >= 3 for space in info.spaces for ring in space.polygons)
+    panama = next(s for s in info.spaces if s.name == "Panama")
+    assert len(panama.polygons) == 2 * len(_load()[2]["spaces"]["Panama"]["polygons"])  # in the east strip too
+    germany = next(s for s in info.spaces if s.name == "Germany")
+    assert germany.stack[0].startswith("Germany: ") and "placed this turn: 2 infantry, 1 tank" in germany.stack[0]
+    pacific = _info(theatre="pacific")
+    assert "Germany" not in {s.name for s in pacific.spaces} and "Japan" in {s.name for s in pacific.spaces}
+
+
+def test_map_info_action_covers_the_turn() -> None:
+    _, _, graphics = _load()
+    events = [_move("germany", "combat", "Germany", "Eastern Europe", "Ukraine S.S.R."), RAID]
+    info = _info(events)
+    assert info.action is not None
+    x0, y0, x1, y1 = info.action
+    for space in ("Germany", "Eastern Europe", "Ukraine S.S.R.", "United Kingdom"):
+        x, y = board_to_image(graphics, *graphics["spaces"][space]["centre"])
+        assert x0 <= x <= x1 and y0 <= y <= y1, space
+    x, y = board_to_image(graphics, *graphics["spaces"]["Japan"]["centre"])
+    assert not x0 <= x <= x1
+    everywhere = _info([_move("usa", "noncombat", "Western United States", "Central United States",
+                              "Eastern United States")], theatre="pacific")
+    assert everywhere.action is not None
+    assert everywhere.action[2] == everywhere.width_px  # cut at the image's edge, not past it
+    assert _info(events, theatre="pacific").action is None  # nothing of it in view there
+
+
+def test_unit_stack_words() -> None:
+    cargo = [{"transport": "uk", "units": {"uk": {"infantry": 1}, "usa": {"tank": 1}}},
+             {"transport": "usa", "units": {"usa": {"infantry": 2}}}]
+    assert unit_stack_words(_style(), "uk", {"transport": 2, "battleship": 1}, cargo) == \
+        "UK: 1 battleship, 2 transports; aboard: 1 infantry, 1 tank (USA)"
+    assert unit_stack_words(_style(), "germany", {"infantry": 3}, placed={"infantry": 2}) == \
+        "Germany: 3 infantry; placed this turn: 2 infantry"
+
+
+def test_scale_must_be_positive() -> None:
+    with pytest.raises(ValueError, match="scale"):
+        _info(scale=0)

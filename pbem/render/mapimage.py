@@ -3,9 +3,14 @@
 Draws a position (``state.yaml`` as a dict) on an Axis & Allies edition's board with matplotlib's
 Agg backend (no display, no pyplot): land filled in the controlling power's colour, neutral
 territories hatched grey, sea blue; capitals, victory cities and IPC values; each space's units
-as one compact box per power; this turn's moves as arrows and its battles with their outcome
-(from the event log); a legend and a title. Where the board wraps east-west (Revised), the full
-map repeats a faded strip of the opposite edge on each side and marks the board's edges.
+as one compact box per power; from this turn's events, its moves as arrows (a move and its way
+back side by side), its battles with their outcome, the IPC that bombing raids and rockets cost
+(rockets as dotted arcs) and the units placed (a white box under the power's own); a legend and a
+title. Where the board wraps east-west (Revised), the full map repeats a faded strip of the
+opposite edge on each side and marks the board's edges. Besides the image, ``render_map``
+returns what it drew where (``MapInfo``: each space's outline in image pixels and its units in
+words, and the box around the turn's action), for a page that zooms into the image or shows
+tooltips; ``scale`` draws the same picture at a higher resolution.
 
 The geometry comes from the edition's ``graphics.json`` (made by ``tools/convert_axis_allies_graphics.py``):
 board pixels, origin top left, y downwards. Each space's name is written at its label centre
@@ -13,9 +18,9 @@ board pixels, origin top left, y downwards. Each space's name is written at its 
 boxes hang below the name, one per power in turn order.
 
 The same inputs always give byte-identical PNG files: the fonts are the DejaVu files bundled
-with matplotlib (not looked up on the system), size and dpi are fixed, and no varying metadata
-(software version, date) is written. The renderer reads the state, the board and the events;
-it never decides a rule.
+with matplotlib (not looked up on the system), size and dpi follow from the arguments alone, and
+no varying metadata (software version, date) is written. The renderer reads the state, the board
+and the events; it never decides a rule.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from matplotlib import patheffects
 from matplotlib.axes import Axes
 from matplotlib.backend_bases import RendererBase
 from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.colors import to_rgb
 from matplotlib.collections import PolyCollection
 from matplotlib.figure import Figure
 from matplotlib.font_manager import FontProperties
@@ -41,16 +47,24 @@ from matplotlib.path import Path as MplPath
 from pbem.core.words import Words
 
 __all__ = [
+    "ARROW_OUTLINES",
     "BATTLE_COLOURS",
+    "DAMAGE_COLOURS",
     "DPI",
     "IMAGE_WIDTH",
     "MAP_COLOURS",
+    "MapInfo",
+    "MapSpace",
+    "PLACED_FACE",
     "Style",
     "View",
+    "arrow_layers",
     "board_to_image",
+    "contrast_ratio",
     "make_view",
     "render_map",
     "unit_stack_lines",
+    "unit_stack_words",
 ]
 
 # ---------------------------------------------------------------------------------------------
@@ -80,7 +94,14 @@ BATTLE_COLOURS: dict[str, str] = {
     "none": "#8e44ad",      # nobody left standing (or both sides left)
 }
 
+#: Bombing and rocket damage: its tag, and the rocket's arrow (in the ink).
+DAMAGE_COLOURS: dict[str, str] = {"face": "#1a1a1a", "ink": "#ffc61a"}
+
+#: The face of the box of units placed this turn (edged in the power's colour).
+PLACED_FACE = "#ffffff"
+
 _CARGO_MARK = "\u25b8"
+_BURST = "\u2739"
 
 
 @dataclass(frozen=True)
@@ -108,7 +129,8 @@ class Style:
         style = graphics["style"]
         powers = {p: {"land": c["land"], "unit": c["unit"], "text": c["ink"]} for p, c in style["powers"].items()}
         return cls(powers, {p: c["label"] for p, c in style["powers"].items()}, dict(style["unit_labels"]),
-                   Words(units={u: tuple(w) for u, w in style["unit_words"].items()}),
+                   Words({p: c["text"] for p, c in style["powers"].items()},
+                         {u: tuple(w) for u, w in style["unit_words"].items()}),
                    {t: tuple(w) for t, w in style["theatres"].items()}, bool(style["wraps"]))
 
     def land_colour(self, owner: str | None) -> str:
@@ -171,6 +193,17 @@ _STACK_TOP_PX = 2.0
 #: Writing is this much larger on the (zoomed-in) theatre maps.
 _THEATRE_TEXT_SCALE = 1.45
 
+
+#: The two outlines of an arrow: dark around a light body, light around a dark one.
+ARROW_OUTLINES = ("#1a1a1a", "#ffffff")
+_ARROW_OUTLINE_PT, _ARROW_BODY_PT = 3.8, 2.0
+_ARROW_HEAD_PT = 7
+_ARROW_STYLE = f"-|>,head_length={_ARROW_HEAD_PT},head_width=3.5"
+_ARROW_HEAD_PX = _ARROW_HEAD_PT * DPI / 72
+_NONCOMBAT_DASHES = (0, (3.5, 2))
+_ROCKET_DOTS = (0, (1, 1.2))
+#: How far a move keeps to its right when another runs the same path backwards (image pixels).
+_TWIN_OFFSET_PX = 4.5
 
 #: A light outline behind the names, so that they read on every fill colour.
 _HALO = [patheffects.withStroke(linewidth=2.2, foreground="#ffffff", alpha=0.55)]
@@ -259,19 +292,55 @@ def make_view(graphics: Mapping[str, Any], theatre: str | None = None,
 
 def board_to_image(graphics: Mapping[str, Any], x: float, y: float,
                    theatre: str | None = None) -> tuple[float, float]:
-    """Image pixel (column, row from the top) at which ``render_map`` draws board point (x, y)."""
+    """Image pixel (column, row from the top) at which ``render_map`` draws board point (x, y) at
+    scale 1 (at another scale, times the scale)."""
     return make_view(graphics, theatre).to_image(x, y)
+
+
+@dataclass(frozen=True)
+class MapSpace:
+    """One space as drawn: its ``name``; its outline as ``polygons`` of image pixels (x right, y
+    down; a ring for each island, and for each copy of the space in view where the board wraps;
+    simplified, and running past the image's edges where the space does); ``stack``: its units in
+    words, a line for each power (``unit_stack_words``)."""
+
+    name: str
+    polygons: tuple[tuple[tuple[int, int], ...], ...]
+    stack: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class MapInfo:
+    """What ``render_map`` drew, as plain data for a page that shows the image (tooltips, zoom):
+    the image's size in pixels; every space with a part in view; ``action``: the box ``(x0, y0,
+    x1, y1)`` in image pixels around this turn's moves (with their paths), battles, placements,
+    bombing raids and rockets, or ``None`` when none of them is in view.
+    ``dataclasses.asdict(info)`` is ready for ``json.dumps``."""
+
+    width_px: int
+    height_px: int
+    spaces: tuple[MapSpace, ...]
+    action: tuple[int, int, int, int] | None
+
+
+#: How far ``MapSpace.polygons`` may stray from the outlines drawn (pixels of the image at scale 1,
+#: so that every scale gets the same outline): a tooltip needs no finer one, and a board's
+#: outlines stay some 50 kB of JSON.
+OUTLINE_TOLERANCE_PX = 3.0
 
 
 # ---------------------------------------------------------------------------------------------
 # Reading the inputs
 
 
-def _count_items(style: Style, units: Mapping[str, int]) -> list[str]:
+def _in_table_order(style: Style, units: Mapping[str, int]) -> dict[str, int]:
+    """The unit types with a count above 0, in unit table order (unknown ones last, by name)."""
     rank = {u: i for i, u in enumerate(style.unit_labels)}
-    return [f"{int(units[u])}{style.unit_labels.get(u, u)}"
-            for u in sorted(units, key=lambda u: (rank.get(u, len(rank)), u))
-            if int(units[u]) > 0]
+    return {u: int(units[u]) for u in sorted(units, key=lambda u: (rank.get(u, len(rank)), u)) if int(units[u]) > 0}
+
+
+def _count_items(style: Style, units: Mapping[str, int]) -> list[str]:
+    return [f"{count}{style.unit_labels.get(u, u)}" for u, count in _in_table_order(style, units).items()]
 
 
 def _wrap_items(items: Sequence[str], per_line: int) -> list[str]:
@@ -303,6 +372,27 @@ def unit_stack_lines(style: Style, power: str, units: Mapping[str, int],
     return lines
 
 
+def unit_stack_words(style: Style, power: str, units: Mapping[str, int],
+                     cargo: Sequence[Mapping[str, Any]] = (), placed: Mapping[str, int] | None = None) -> str:
+    """One power's units at a space in words, for a tooltip: what ``unit_stack_lines`` writes in
+    the box, with what its transports carry and what it placed there this turn.
+
+    >>> unit_stack_words(style, "uk", {"infantry": 2, "transport": 1},
+    ...                  [{"transport": "uk", "units": {"usa": {"infantry": 2}}}], {"infantry": 1})
+    'UK: 2 infantry, 1 transport; aboard: 2 infantry (USA); placed this turn: 1 infantry'
+    """
+    text = f"{style.words.power(power)}: {style.words.units(_in_table_order(style, units))}"
+    aboard = [style.words.units(_in_table_order(style, load["units"][owner]))
+              + ("" if owner == power else f" ({style.words.power(owner)})")
+              for load in cargo if load.get("transport") == power
+              for owner in style.ordered_powers(load.get("units", {})) if any(load["units"][owner].values())]
+    if aboard:
+        text += "; aboard: " + ", ".join(aboard)
+    if placed:
+        text += "; placed this turn: " + style.words.units(_in_table_order(style, placed))
+    return text
+
+
 def _battle_outcome(end: Mapping[str, Any]) -> str:
     winner = end.get("winner")
     if winner == "attacker":
@@ -316,14 +406,27 @@ def _battle_outcome(end: Mapping[str, Any]) -> str:
 
 @dataclass
 class _Box:
+    """One power's units at a space; ``placed``: those it placed there this turn."""
+
     power: str
     text: str
     height_px: float
+    placed: bool = False
+
+
+@dataclass
+class _Tag:
+    """A note above a space's name (a battle's outcome, damage done): ``ink`` on ``face``."""
+
+    text: str
+    face: str
+    ink: str
+    height_px: float = 0.0
 
 
 @dataclass
 class _Label:
-    """What is written at one space: name, battle tag and unit boxes, around ``anchor``.
+    """What is written at one space: name, tags and unit boxes, around ``anchor``.
 
     ``width``, ``top`` and ``bottom`` are image pixels relative to the anchor; the anchor is the
     label centre unless ``_place_labels`` moved it to one of the space's placement points.
@@ -345,7 +448,8 @@ class _Label:
     top: float = 0.0            # top of the writing (<= 0: above the anchor)
     bottom: float = 0.0         # bottom of the writing (below the anchor)
     boxes: list[_Box] = field(default_factory=list)
-    battle: tuple[str, str] | None = None  # (outcome, tag text)
+    tags: list[_Tag] = field(default_factory=list)  # from the name upwards
+    outline: str | None = None  # the outcome of a battle fought here
 
     def rect(self, scale: float, margin_px: float = 3.0) -> tuple[float, float, float, float]:
         """(left, top, right, bottom) of the written area, board units relative to the anchor."""
@@ -375,11 +479,38 @@ def _text_size(renderer: RendererBase, text: str, style: str, size: float) -> tu
     return w, h
 
 
+def _damage_tags(events: Sequence[Mapping[str, Any]]) -> list[tuple[str, _Tag]]:
+    """The IPC each space's bombing raids and rocket strikes cost its owner (what was paid, not
+    the dice), as one tag for the raids and one for the rockets."""
+    paid: dict[tuple[str, str], int] = {}
+    for event in events:
+        if event.get("type") == "bombing":
+            key = (event.get("space", ""), "bombed")
+        elif event.get("type") == "rocket":
+            key = (event.get("target", ""), "rocket")
+        else:
+            continue
+        paid[key] = paid.get(key, 0) + int(event.get("paid") or 0)
+    return [(space, _Tag(f"{_BURST} \u2212{ipc} IPC {what}", DAMAGE_COLOURS["face"], DAMAGE_COLOURS["ink"]))
+            for (space, what), ipc in paid.items()]
+
+
+def _placements(events: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, dict[str, int]]]:
+    """space -> power -> the units that power placed there this turn."""
+    placed: dict[str, dict[str, dict[str, int]]] = {}
+    for event in events:
+        if event.get("type") == "place":
+            units = placed.setdefault(event.get("space", ""), {}).setdefault(event.get("power", ""), {})
+            for unit, count in (event.get("units") or {}).items():
+                units[unit] = units.get(unit, 0) + int(count)
+    return placed
+
+
 def _layout(labels: dict[str, _Label], view: View, renderer: RendererBase,
             state: Mapping[str, Any], events: Sequence[Mapping[str, Any]],
             territories: Mapping[str, Mapping[str, Any]]) -> None:
-    """Measure names, battle tags and unit boxes; fill in each label's boxes and extent; choose
-    where each label goes."""
+    """Measure names, tags and unit boxes; fill in each label's boxes and extent; choose where
+    each label goes."""
     k = view.text_scale
     units = state.get("units") or {}
     cargo = state.get("cargo") or {}
@@ -392,29 +523,39 @@ def _layout(labels: dict[str, _Label], view: View, renderer: RendererBase,
             tag = {"captured": f"taken by {who}" if who else "taken",
                    "attacker": f"{who} won" if who else "attacker won",
                    "defender": "held", "none": "no victor"}[outcome]
-            labels[event["space"]].battle = (outcome, "\u2694 " + tag)
+            label = labels[event["space"]]
+            label.outline = outcome
+            label.tags.append(_Tag("\u2694 " + tag, BATTLE_COLOURS[outcome], "#ffffff"))
+    for space, tag in _damage_tags(events):
+        if space in labels:
+            labels[space].tags.append(tag)
+    placed = _placements(events)
     line_px = _STACK_PT * k * _LINE_SPACING * DPI / 72
+    tag_pad = 0.25 * _TAG_PT * k * DPI / 72
     for label in labels.values():
         label.name_size = (_SEA_NAME_PT if label.is_sea else _NAME_PT) * k
         w, h = _text_size(renderer, label.text, "italic" if label.is_sea else "regular",
                           label.name_size)
         label.name_h, label.name_w, label.width, label.top = h, w, w, -h
-        if label.battle:
-            w, h = _text_size(renderer, label.battle[1], "bold", _TAG_PT * k)
-            pad = 0.25 * _TAG_PT * k * DPI / 72
-            label.width = max(label.width, w + 2 * pad)
-            label.top -= h + 2 * pad + 2
+        for tag in label.tags:
+            w, h = _text_size(renderer, tag.text, "bold", _TAG_PT * k)
+            tag.height_px = h + 2 * tag_pad + 2
+            label.width = max(label.width, w + 2 * tag_pad)
+            label.top -= tag.height_px
         space_units = units.get(label.name) or {}
         bottom = _STACK_TOP_PX * k
-        for power in view.style.ordered_powers(space_units):
-            lines = unit_stack_lines(view.style, power, space_units[power], cargo.get(label.name, ()))
-            if not lines:
-                continue
-            width = max(_text_size(renderer, line, "bold", _STACK_PT * k)[0] for line in lines)
-            height = len(lines) * line_px + 2 * _BOX_PAD_PX * k
-            label.boxes.append(_Box(power, "\n".join(lines), height))
-            label.width = max(label.width, width + 2 * _BOX_PAD_PX * k)
-            bottom += height + _BOX_GAP_PX
+        new_here = placed.get(label.name, {})
+        for power in view.style.ordered_powers(set(space_units) | set(new_here)):
+            stack = unit_stack_lines(view.style, power, space_units.get(power, {}), cargo.get(label.name, ()))
+            new = _wrap_items(_count_items(view.style, new_here.get(power, {})), 3)
+            for lines, is_new in ((stack, False), (["+" + new[0], *new[1:]] if new else [], True)):
+                if not lines:
+                    continue
+                width = max(_text_size(renderer, line, "bold", _STACK_PT * k)[0] for line in lines)
+                height = len(lines) * line_px + 2 * _BOX_PAD_PX * k
+                label.boxes.append(_Box(power, "\n".join(lines), height, is_new))
+                label.width = max(label.width, width + 2 * _BOX_PAD_PX * k)
+                bottom += height + _BOX_GAP_PX
         label.bottom = bottom
     _place_labels(labels, view, territories)
 
@@ -561,14 +702,14 @@ def _draw_markers(ax: Axes, view: View, labels: Mapping[str, _Label],
 
 def _draw_battle_outlines(ax: Axes, view: View, labels: Mapping[str, _Label]) -> None:
     for label in labels.values():
-        if label.battle is None:
+        if label.outline is None:
             continue
         for dx in view.offsets(label.xmin, label.xmax):
             rings = [r + (dx, 0.0) for r in label.rings]
             ax.add_collection(PolyCollection(rings, facecolors="none", edgecolors="#ffffff",
                                              linewidths=4.6, zorder=3))
             ax.add_collection(PolyCollection(rings, facecolors="none",
-                                             edgecolors=BATTLE_COLOURS[label.battle[0]],
+                                             edgecolors=BATTLE_COLOURS[label.outline],
                                              linewidths=2.6, zorder=3.1))
 
 
@@ -590,25 +731,36 @@ def _draw_labels(ax: Axes, view: View, labels: Mapping[str, _Label],
             if value:
                 _ipc_badge(ax, x + (label.name_w / 2 + 8 * k) / view.scale,
                            cy - label.name_h / 2 / view.scale, str(value), k, zorder=6.5)
-            if label.battle:
-                outcome, tag = label.battle
-                ax.text(x, cy - (label.name_h + 4) / view.scale, tag,
-                        fontproperties=_font("bold", _TAG_PT * k), ha="center", va="bottom",
-                        color="#ffffff", zorder=8, clip_on=True,
-                        bbox={"boxstyle": "round,pad=0.25", "facecolor": BATTLE_COLOURS[outcome],
-                              "edgecolor": "#000000", "linewidth": 0.5})
+            above = label.name_h + 4
+            for tag in label.tags:
+                _draw_tag(ax, x, cy - above / view.scale, tag, k)
+                above += tag.height_px
             top = _STACK_TOP_PX * k
             for box in label.boxes:
-                colours = view.style.colours(box.power)
-                pad = _BOX_PAD_PX * k * 72 / DPI / (_STACK_PT * k)
-                ax.text(x, cy + (top + _BOX_PAD_PX * k) / view.scale, box.text,
-                        fontproperties=_font("bold", _STACK_PT * k), ha="center", va="top",
-                        linespacing=_LINE_SPACING, color=colours["text"], zorder=7,
-                        clip_on=True,
-                        bbox={"boxstyle": f"round,pad={pad:.3f},rounding_size=0.5",
-                              "facecolor": colours["unit"], "edgecolor": "#000000",
-                              "linewidth": 0.6})
+                _unit_box(ax, x, cy + (top + _BOX_PAD_PX * k) / view.scale, box.text, k,
+                          view.style.colours(box.power), box.placed)
                 top += box.height_px + _BOX_GAP_PX
+
+
+def _draw_tag(ax: Axes, x: float, y: float, tag: _Tag, text_scale: float, ha: str = "center",
+              va: str = "bottom") -> None:
+    ax.text(x, y, tag.text, fontproperties=_font("bold", _TAG_PT * text_scale), ha=ha, va=va,
+            color=tag.ink, zorder=8, clip_on=True,
+            bbox={"boxstyle": "round,pad=0.25", "facecolor": tag.face, "edgecolor": "#000000",
+                  "linewidth": 0.5})
+
+
+def _unit_box(ax: Axes, x: float, y: float, text: str, text_scale: float, colours: Mapping[str, str],
+              placed: bool, va: str = "top", ha: str = "center") -> None:
+    """A power's unit box; the units it placed this turn are written on ``PLACED_FACE``, edged in
+    its colour."""
+    pad = _BOX_PAD_PX * 72 / DPI / _STACK_PT
+    face, edge, ink, edge_width = ((PLACED_FACE, colours["unit"], MAP_COLOURS["name"], 1.4) if placed
+                                   else (colours["unit"], "#000000", colours["text"], 0.6))
+    ax.text(x, y, text, fontproperties=_font("bold", _STACK_PT * text_scale), ha=ha, va=va,
+            linespacing=_LINE_SPACING, color=ink, zorder=7, clip_on=True,
+            bbox={"boxstyle": f"round,pad={pad:.3f},rounding_size=0.5", "facecolor": face,
+                  "edgecolor": edge, "linewidth": edge_width})
 
 
 def _move_spaces(event: Mapping[str, Any]) -> list[str]:
@@ -742,30 +894,106 @@ def _move_arrow_points(view: View, labels: Mapping[str, _Label],
     return trimmed
 
 
+def contrast_ratio(first: str, second: str) -> float:
+    """The WCAG 2 contrast ratio of two colours: 1 (the same lightness) to 21 (black on white)."""
+    def luminance(colour: str) -> float:
+        linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in to_rgb(colour)]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    darker, lighter = sorted((luminance(first), luminance(second)))
+    return (lighter + 0.05) / (darker + 0.05)
+
+
+def arrow_layers(colour: str) -> list[tuple[str, float]]:
+    """The strokes of an arrow whose body is ``colour``, outline first, as (colour, width in
+    points). The outline is whichever of ``ARROW_OUTLINES`` stands out more from the body: where
+    the land is as light as a light body (Japan's arrows on Japan's land) the dark outline shows,
+    where it is as dark as a dark body the light one does."""
+    outline = max(ARROW_OUTLINES, key=lambda c: contrast_ratio(colour, c))
+    return [(outline, _ARROW_OUTLINE_PT), (colour, _ARROW_BODY_PT)]
+
+
+def _draw_arrow(ax: Axes, points: np.ndarray, colour: str, line_style: Any = "-", scale: float = 1.0,
+                zorder: float = 7.5) -> None:
+    """One arrow along the polyline ``points`` (data units, ``scale`` image pixels each): its
+    body in ``colour`` and ``line_style`` over its outline. The head is drawn apart from the
+    shaft, whole: dashes or dots would break its outline."""
+    (outline, outline_width), (body, body_width) = arrow_layers(colour)
+    tip, before = points[-1], points[-2]
+    toward = (tip - before) / float(np.hypot(*(tip - before)))
+    head = np.asarray([tip - toward * _ARROW_HEAD_PX / scale, tip])  # all head: no shaft left to draw
+    shaft = _trim(points, 0.0, _ARROW_HEAD_PX / scale)
+    strokes = [(points, outline, outline_width, "-", _ARROW_STYLE), (head, body, body_width, "-", _ARROW_STYLE)]
+    if shaft is not None:
+        strokes.insert(1, (shaft, body, body_width, line_style, "-"))
+    for i, (line, stroke, width, style, arrow_style) in enumerate(strokes):
+        codes = [MplPath.MOVETO] + [MplPath.LINETO] * (len(line) - 1)
+        ax.add_patch(FancyArrowPatch(path=MplPath(line, codes), arrowstyle=arrow_style, color=stroke,
+                                     linewidth=width, linestyle=style, zorder=zorder + 0.01 * i,
+                                     clip_on=True, joinstyle="round", capstyle="butt"))
+
+
+def _arc(start: np.ndarray, end: np.ndarray, bulge: float = 0.2, steps: int = 24) -> np.ndarray:
+    """Points along a gentle arc from ``start`` to ``end``, bowed to the left of the way by
+    ``bulge`` times its length."""
+    middle = (start + end) / 2 + bulge * np.array([end[1] - start[1], start[0] - end[0]])
+    t = np.linspace(0.0, 1.0, steps)[:, None]
+    return (1 - t) ** 2 * start + 2 * t * (1 - t) * middle + t ** 2 * end
+
+
+def _offset_right(points: np.ndarray, distance: float) -> np.ndarray:
+    """The polyline moved ``distance`` to its right-hand side (board y grows downwards). Corners
+    are mitred; where it turns back on itself, it crosses over with two points."""
+    points = points[np.r_[True, np.hypot(*np.diff(points, axis=0).T) > 1e-9]]
+    seg = np.diff(points, axis=0)
+    normals = np.column_stack([-seg[:, 1], seg[:, 0]]) / np.hypot(seg[:, 0], seg[:, 1])[:, None]
+    out = [points[0] + distance * normals[0]]
+    for point, before, after in zip(points[1:-1], normals[:-1], normals[1:]):
+        cosine = float(before @ after)
+        if cosine > -0.5:
+            out.append(point + distance * (before + after) / (1 + cosine))
+        else:
+            out += [point + distance * before, point + distance * after]
+    out.append(points[-1] + distance * normals[-1])
+    return np.asarray(out)
+
+
 def _draw_moves(ax: Axes, view: View, labels: Mapping[str, _Label],
                 events: Sequence[Mapping[str, Any]]) -> None:
-    seen: set[tuple[Any, ...]] = set()
+    """Each move once, as an arrow along its path. A move whose path another move (or itself)
+    runs backwards, such as fighters that attack and fly home, keeps to its right-hand side, so
+    that out and back read as two arrows side by side rather than one with two heads."""
+    moves: dict[tuple[Any, ...], Mapping[str, Any]] = {}
     for event in events:
-        if event.get("type") != "move":
-            continue
-        key = (event.get("power"), event.get("phase"), event.get("from"),
-               tuple(event.get("path") or ()), event.get("to"))
-        if key in seen:
-            continue
-        seen.add(key)
+        if event.get("type") == "move":
+            moves.setdefault((event.get("power"), event.get("phase"), event.get("from"),
+                              tuple(event.get("path") or ()), event.get("to")), event)
+    routes = {tuple(_move_spaces(event)) for event in moves.values()}
+    for event in moves.values():
         points = _move_arrow_points(view, labels, event)
         if points is None:
             continue
+        if tuple(reversed(_move_spaces(event))) in routes:
+            points = _offset_right(points, _TWIN_OFFSET_PX / view.scale)
         colour = view.style.colours(event.get("power"))["unit"]
-        style = "-" if event.get("phase") == "combat" else (0, (3.5, 2))
-        codes = [MplPath.MOVETO] + [MplPath.LINETO] * (len(points) - 1)
+        line_style = "-" if event.get("phase") == "combat" else _NONCOMBAT_DASHES
         for dx in view.offsets(float(points[:, 0].min()), float(points[:, 0].max())):
-            path = MplPath(points + (dx, 0.0), codes)
-            for lw, col, z, ls in ((3.8, "#ffffff", 7.5, "-"), (2.0, colour, 7.6, style)):
-                ax.add_patch(FancyArrowPatch(path=path, arrowstyle="-|>,head_length=6,"
-                                             "head_width=3", color=col, linewidth=lw,
-                                             linestyle=ls, zorder=z, clip_on=True,
-                                             joinstyle="round", capstyle="butt"))
+            _draw_arrow(ax, points + (dx, 0.0), colour, line_style, view.scale)
+
+
+def _draw_rockets(ax: Axes, view: View, labels: Mapping[str, _Label],
+                  events: Sequence[Mapping[str, Any]]) -> None:
+    """Each rocket strike as a dotted arc from the AA gun that fired it to its target (the damage
+    is tagged there), so that it does not read as a move."""
+    for event in events:
+        if event.get("type") != "rocket":
+            continue
+        points = _move_arrow_points(view, labels, {"from": event.get("from"), "to": event.get("target")})
+        if points is None:
+            continue
+        arc = _arc(points[0], points[-1])
+        for dx in view.offsets(float(arc[:, 0].min()), float(arc[:, 0].max())):
+            _draw_arrow(ax, arc + (dx, 0.0), DAMAGE_COLOURS["ink"], _ROCKET_DOTS, view.scale)
 
 
 def _draw_wrap(ax: Axes, view: View) -> None:
@@ -828,10 +1056,7 @@ def _draw_legend(fig: Figure, view: View, names: Mapping[str, str], legend: _Leg
     style = view.style
     for power, colours in style.powers.items():
         swatch(x, colours["land"])
-        ax.text(x + 30, row1, "3inf", fontproperties=_font("bold", _STACK_PT), ha="left",
-                va="center", color=colours["text"],
-                bbox={"boxstyle": "round,pad=0.25", "facecolor": colours["unit"],
-                      "edgecolor": "#000000", "linewidth": 0.6})
+        _unit_box(ax, x + 30, row1, "3inf", 1.0, colours, False, va="center", ha="left")
         ax.text(x + 62, row1, names.get(power, power), fontproperties=regular, ha="left",
                 va="center")
         x += 180
@@ -873,43 +1098,174 @@ def _draw_legend(fig: Figure, view: View, names: Mapping[str, str], legend: _Leg
     x = 12.0
     ax.text(x, row3, "This turn:", fontproperties=bold, ha="left", va="center")
     x += 80
-    for line_style, text in (("-", "combat move"), ((0, (3.5, 2)), "non-combat move")):
-        ax.add_patch(FancyArrowPatch((x, row3), (x + 44, row3), arrowstyle="-|>,head_length=6,"
-                                     "head_width=3", color="#000000", linewidth=2.0,
-                                     linestyle=line_style))
-        ax.text(x + 52, row3, text, fontproperties=regular, ha="left", va="center")
-        x += 170
+
+    def explain(mark_width: float, text: str) -> None:
+        nonlocal x
+        ax.text(x + mark_width + 8, row3, text, fontproperties=regular, ha="left", va="center")
+        x += mark_width + 8 + _text_size(renderer, text, "regular", 8.0)[0] + 22
+
+    for line_style, text in (("-", "combat move"), (_NONCOMBAT_DASHES, "non-combat move")):
+        _draw_arrow(ax, np.array([[x, row3], [x + 40, row3]]), "#000000", line_style, zorder=1)
+        explain(40, text)
     for outcome, text in (("captured", "battle: attacker took the territory"),
-                          ("attacker", "battle: attacker won, did not take it"),
-                          ("defender", "battle: defender held"),
-                          ("none", "battle: no victor")):
+                          ("attacker", "attacker won, did not take it"),
+                          ("defender", "defender held"),
+                          ("none", "no victor")):
         ax.add_patch(Rectangle((x, row3 - 7), 22, 14, facecolor="none",
                                edgecolor=BATTLE_COLOURS[outcome], linewidth=2.6))
-        ax.text(x + 30, row3, text, fontproperties=regular, ha="left", va="center")
-        x += 260
+        explain(22, text)
+    _unit_box(ax, x, row3, "+2inf", 1.0, {"unit": "#000000"}, True, va="center", ha="left")
+    explain(_text_size(renderer, "+2inf", "bold", _STACK_PT)[0] + 2 * _BOX_PAD_PX, "units placed")
+    tag = _Tag(f"{_BURST} \u22123 IPC", DAMAGE_COLOURS["face"], DAMAGE_COLOURS["ink"])
+    _draw_tag(ax, x + 3, row3, tag, 1.0, ha="left", va="center")
+    explain(_text_size(renderer, tag.text, "bold", _TAG_PT)[0] + 6, "bombing or rocket damage")
+    _draw_arrow(ax, _arc(np.array([x, row3 + 3]), np.array([x + 44, row3 + 3]), bulge=0.1),
+                DAMAGE_COLOURS["ink"], _ROCKET_DOTS, zorder=1)
+    explain(44, "rocket strike")
     if style.wraps:
         ax.text(view.width_px - 12, row3, "\u21c6 the board wraps east-west",
                 fontproperties=_font("italic", 8.0), ha="right", va="center")
 
 
+def _action_spaces(events: Sequence[Mapping[str, Any]]) -> list[list[str]]:
+    """The spaces of each of the turn's actions, as a way (a move's, a rocket's) or one space."""
+    ways = []
+    for event in events:
+        kind = event.get("type")
+        if kind == "move":
+            ways.append(_move_spaces(event))
+        elif kind == "rocket":
+            ways.append([event.get("from", ""), event.get("target", "")])
+        elif kind in ("battle_start", "battle_end", "place", "bombing"):
+            ways.append([event.get("space", "")])
+    return ways
+
+
+def _action_box(view: View, labels: Mapping[str, _Label],
+                events: Sequence[Mapping[str, Any]]) -> tuple[float, float, float, float] | None:
+    """The board box ``(x0, y0, x1, y1)`` around the parts in view of the turn's action spaces'
+    outlines: each way starts at the copy of its first space in view and goes on to the nearest
+    copies, as the arrows do."""
+    boxes = []
+    for way in _action_spaces(events):
+        x = None
+        for name in way:
+            label = labels.get(name)
+            if label is None:
+                continue
+            x = view.unwrap_x(label.centre[0]) if x is None else _near(label.centre[0], x, view.board_width)
+            shift = x - label.centre[0]
+            ys = np.concatenate([r[:, 1] for r in label.rings])
+            box = (max(label.xmin + shift, view.x0), max(float(ys.min()), view.y0),
+                   min(label.xmax + shift, view.x1), min(float(ys.max()), view.y1))
+            if box[0] < box[2] and box[1] < box[3]:
+                boxes.append(box)
+    if not boxes:
+        return None
+    corners = np.asarray(boxes)
+    return (float(corners[:, 0].min()), float(corners[:, 1].min()), float(corners[:, 2].max()),
+            float(corners[:, 3].max()))
+
+
+def _to_pixels(view: View, points: np.ndarray, scale: float) -> np.ndarray:
+    """Board points (this copy, not unwrapped) as pixels of the image drawn at ``scale``."""
+    return np.column_stack([(points[:, 0] - view.x0) * view.scale,
+                            view.top_px + (points[:, 1] - view.y0) * view.scale]) * scale
+
+
+def _simplified(rings: Sequence[np.ndarray], tolerance: float) -> list[tuple[tuple[int, int], ...]]:
+    """Each ring with only the points it needs to stay within ``tolerance`` of its outline
+    (Douglas-Peucker), rounded to whole pixels; a ring smaller than that keeps three points.
+
+    All rings are split together, a round for each level of the split, so that a board's some
+    10,000 points cost a few numpy calls for each round rather than a few for each span."""
+    closed = [np.vstack([ring, ring[:1]]) for ring in rings]
+    points = np.concatenate(closed)
+    ends = np.cumsum([len(ring) for ring in closed])
+    keep = np.zeros(len(points), dtype=bool)
+    keep[ends - 1] = keep[ends - np.array([len(ring) for ring in closed])] = True
+    while True:
+        kept = np.flatnonzero(keep)
+        loose = np.flatnonzero(~keep)  # between two kept points of the same ring, in order
+        if not len(loose):
+            break
+        span = np.searchsorted(kept, loose) - 1
+        start, end = points[kept[span]], points[kept[span + 1]]
+        chord, offset = end - start, points[loose] - start
+        length = np.hypot(chord[:, 0], chord[:, 1])
+        across = np.abs(chord[:, 0] * offset[:, 1] - chord[:, 1] * offset[:, 0]) / np.where(length > 0, length, 1)
+        # a chord back to its own start measures how far each point strays from that start
+        off = np.where(length > 0, across, np.hypot(offset[:, 0], offset[:, 1]))
+        firsts = np.flatnonzero(np.r_[True, span[1:] != span[:-1]])
+        farthest = np.maximum.reduceat(off, firsts)
+        split = np.flatnonzero(farthest > tolerance)
+        if not len(split):
+            break
+        in_span = np.repeat(np.arange(len(firsts)), np.diff(np.r_[firsts, len(loose)]))
+        is_farthest = (off == farthest[in_span]) & np.isin(in_span, split)
+        _, first_farthest = np.unique(in_span[is_farthest], return_index=True)
+        keep[loose[np.flatnonzero(is_farthest)[first_farthest]]] = True
+    outlines = []
+    for ring, kept_ring in zip(rings, np.split(keep, ends[:-1])):
+        kept_points = ring[kept_ring[:-1]]
+        if len(kept_points) < 3:
+            kept_points = ring[np.linspace(0, len(ring) - 1, 3).round().astype(int)]
+        outlines.append(tuple(map(tuple, np.rint(kept_points).astype(int).tolist())))
+    return outlines
+
+
+def _map_info(view: View, labels: Mapping[str, _Label], state: Mapping[str, Any],
+              events: Sequence[Mapping[str, Any]], size: tuple[int, int], scale: float) -> MapInfo:
+    """What was drawn where, for an image of ``size`` pixels drawn at ``scale``."""
+    units, cargo = state.get("units") or {}, state.get("cargo") or {}
+    placed = _placements(events)
+    drawn = []
+    for label in labels.values():
+        rings = [ring + (dx, 0.0) for dx in view.offsets(label.xmin, label.xmax) for ring in label.rings]
+        rings = [ring for ring in rings if ring[:, 0].max() >= view.x0 and ring[:, 0].min() <= view.x1
+                 and ring[:, 1].max() >= view.y0 and ring[:, 1].min() <= view.y1]
+        if rings:
+            drawn.append((label.name, [_to_pixels(view, ring, scale) for ring in rings]))
+    outlines = iter(_simplified([ring for _, rings in drawn for ring in rings], OUTLINE_TOLERANCE_PX * scale))
+    spaces = []
+    for name, rings in drawn:
+        here, new = units.get(name) or {}, placed.get(name, {})
+        stack = tuple(unit_stack_words(view.style, power, here.get(power, {}), cargo.get(name, ()), new.get(power))
+                      for power in view.style.ordered_powers(set(here) | set(new)))
+        spaces.append(MapSpace(name, tuple(next(outlines) for _ in rings), stack))
+    box = _action_box(view, labels, events)
+    action = None
+    if box is not None:
+        (x0, y0), (x1, y1) = _to_pixels(view, np.array([box[:2], box[2:]]), scale)
+        action = (max(int(np.floor(x0)), 0), max(int(np.floor(y0)), 0), min(int(np.ceil(x1)), size[0]),
+                  min(int(np.ceil(y1)), size[1]))
+    return MapInfo(size[0], size[1], tuple(spaces), action)
+
+
 def render_map(state: Mapping[str, Any], board: Mapping[str, Any], graphics: Mapping[str, Any],
                events: Sequence[Mapping[str, Any]] | None,
                out_path: str | PathLike[str] | IO[bytes], *, theatre: str | None = None,
-               title: str) -> None:
-    """Draw ``state`` on the board and write it as a PNG image to ``out_path``.
+               title: str, scale: float = 1.0) -> MapInfo:
+    """Draw ``state`` on the board, write it as a PNG image to ``out_path`` and return what was
+    drawn where (``MapInfo``).
 
     ``state``: a position in the shape of ``state.yaml`` (``control``, ``units``, ``cargo`` are
     read); ``board``: the parsed ``board.yaml`` (territories' ``neutral``, ``capital``,
     ``victory_city``, ``ipc``; ``sea_zones``; the powers' display names); ``graphics``: the
     parsed ``graphics.json``; ``events``: this turn's event log or ``None`` (``move`` events
     become arrows along their path, ``battle_start``/``battle_end`` events outline the battle's
-    space and tag it with the outcome). ``theatre``: ``None`` for the whole board (with a veiled
-    copy of the opposite edge on each side when the board wraps) or one of the edition's theatres
-    (``Style.theatres``).
+    space and tag it with the outcome, ``bombing`` and ``rocket`` events tag the damaged space with
+    the IPC paid, ``place`` events add a box of the units placed). ``theatre``: ``None`` for the
+    whole board (with a veiled copy of the opposite edge on each side when the board wraps) or one
+    of the edition's theatres (``Style.theatres``).
     ``title`` is written above the map.
 
-    The image is ``IMAGE_WIDTH`` pixels wide; the same arguments give the same bytes.
+    The image is ``IMAGE_WIDTH`` pixels wide, or ``scale`` times that: the same picture at a
+    higher (or lower) resolution, writing and lines included. The same arguments give the same
+    bytes.
     """
+    if not scale > 0:
+        raise ValueError(f"scale must be above 0, not {scale!r}")
     view = make_view(graphics, theatre)
     territories = {t["name"]: t for t in board.get("territories", [])}
     names = {p: p for p in view.style.powers} | {p["id"]: p.get("name", p["id"])
@@ -933,6 +1289,7 @@ def render_map(state: Mapping[str, Any], board: Mapping[str, Any], graphics: Map
         _draw_battle_outlines(ax, view, labels)
         _draw_markers(ax, view, labels, territories)
         _draw_moves(ax, view, labels, events)
+        _draw_rockets(ax, view, labels, events)
         values = {t["name"]: t["ipc"] for t in board.get("territories", []) if t.get("ipc")}
         values |= {z["name"]: z["ipc"] for z in board.get("sea_zones", []) if z.get("ipc")}
         _draw_labels(ax, view, labels, values)
@@ -944,5 +1301,7 @@ def render_map(state: Mapping[str, Any], board: Mapping[str, Any], graphics: Map
             fig.text(1 - 12 / view.width_px, middle, f"{theatre.capitalize()} theatre",
                      fontproperties=_font("italic", 11), ha="right", va="center")
         _draw_legend(fig, view, names, _Legend.of_board(board), canvas.get_renderer())
-        fig.savefig(out_path, format="png", dpi=DPI, metadata={"Software": None},
+        fig.set_dpi(DPI * scale)  # after the layout, which measured the writing at DPI
+        fig.savefig(out_path, format="png", dpi=fig.dpi, metadata={"Software": None},
                     facecolor=fig.get_facecolor())
+        return _map_info(view, labels, state, events, canvas.get_width_height(physical=True), scale)
