@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -119,3 +120,135 @@ def test_undaunted_reports_in_the_browser(browser, width):
         assert browser.execute_script("return document.body.scrollWidth") <= width + 1
     finally:
         browser.set_window_size(1280, 900)
+
+
+@contextmanager
+def screen(browser, width: int, height: int = 900):
+    """The browser as a screen `width` CSS pixels wide; below 600, a phone (headless Chromium's
+    window cannot be narrower than 500, so a phone is emulated)."""
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
+    try:
+        yield
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def _screenshot(browser, name: str) -> None:
+    """Saved where PBEM_SCREENSHOTS names, to be looked at (the closing notes say who did)."""
+    folder = os.environ.get("PBEM_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        browser.save_screenshot(str(Path(folder) / f"{name}.png"))
+
+
+VIEWER = """
+    var stage = document.querySelector('#board .stage'), viewport = document.querySelector('#board .viewport');
+    var m = new DOMMatrix(getComputedStyle(stage).transform), v = viewport.getBoundingClientRect();
+    return {scale: m.a, x: m.e, y: m.f, width: v.width, height: v.height, left: v.left, top: v.top,
+            zoomable: document.getElementById('board').classList.contains('zoomable'),
+            stack: document.querySelector('#board .stack').textContent};
+"""
+
+
+def _viewer(browser) -> dict:
+    return browser.execute_script(VIEWER)
+
+
+def _area_centre(browser, name: str) -> tuple[float, float]:
+    """A point inside the first outline of space `name`, in image pixels."""
+    coords = browser.execute_script(
+        "return document.querySelector('#board area[alt=\"' + arguments[0] + '\"]').coords", name)
+    xs, ys = [float(c) for c in coords.split(",")[0::2]], [float(c) for c in coords.split(",")[1::2]]
+    return sum(xs) / len(xs), sum(ys) / len(ys)
+
+
+GERMAN_TURN = EXAMPLE_GAME / "02-germany" / "report.html"
+
+
+def test_the_board_can_be_zoomed_and_panned_and_shows_a_stack_on_pointing(browser):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    with screen(browser, 1280, 900):
+        browser.get(GERMAN_TURN.as_uri())
+        assert [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "WARNING")] == []
+        view = _viewer(browser)
+        image = browser.find_element(By.ID, "map-image")
+        width = int(image.get_attribute("width"))
+        assert view["zoomable"] and abs(view["scale"] * width - view["width"]) < 2  # the whole board, page-wide
+        _screenshot(browser, "desktop-board")
+        for _ in range(6):
+            browser.find_element(By.CSS_SELECTOR, "[data-zoom='1.5']").click()
+        # at full zoom the image is shown at least pixel for pixel: names of about 11 px and more
+        assert _viewer(browser)["scale"] >= 1
+        browser.find_element(By.CSS_SELECTOR, "[data-fit='board']").click()
+        browser.find_element(By.CSS_SELECTOR, "[data-zoom='1.5']").click()
+        before = _viewer(browser)
+        viewport = browser.find_element(By.CSS_SELECTOR, "#board .viewport")
+        ActionChains(browser).move_to_element(viewport).click_and_hold().move_by_offset(-150, -40).release().perform()
+        after = _viewer(browser)
+        assert after["x"] == pytest.approx(before["x"] - 150, abs=1) and after["y"] == pytest.approx(before["y"] - 40, abs=1)
+        x, y = _area_centre(browser, "Germany")
+        offset = (after["x"] + x * after["scale"] - after["width"] / 2, after["y"] + y * after["scale"] - after["height"] / 2)
+        ActionChains(browser).move_to_element_with_offset(viewport, round(offset[0]), round(offset[1])).perform()
+        stack = _viewer(browser)["stack"]
+        assert stack.startswith("Germany") and "infantry" in stack
+        _screenshot(browser, "desktop-board-zoomed-stack")
+        charts = browser.find_element(By.ID, "charts-image")
+        browser.execute_script("arguments[0].scrollIntoView()", charts)
+        assert charts.is_displayed() and browser.execute_script("return arguments[0].naturalWidth", charts) > 300
+        _screenshot(browser, "desktop-charts")
+
+
+PHONE_REPORTS = [EXAMPLE_GAME / "04-japan" / "report.html",
+                 EXAMPLE_GAME.parent / "aa-europe" / "05-germany" / "report.html"]
+
+
+@pytest.mark.parametrize("report", PHONE_REPORTS, ids=[r.parent.name for r in PHONE_REPORTS])
+def test_a_phone_opens_on_the_action_and_loses_no_column(browser, report):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    with screen(browser, 390, 844):
+        browser.get(report.as_uri())
+        assert [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "WARNING")] == []
+        view = _viewer(browser)
+        image = browser.find_element(By.ID, "map-image")
+        width, height = int(image.get_attribute("width")), int(image.get_attribute("height"))
+        whole = min(view["width"] / width, view["height"] / height)
+        assert view["scale"] > 1.5 * whole  # not the whole board: this turn's action, larger
+        x0, y0, x1, y1 = map(float, browser.find_element(By.ID, "board").get_attribute("data-action").split(","))
+        centre = (view["x"] + (x0 + x1) / 2 * view["scale"], view["y"] + (y0 + y1) / 2 * view["scale"])
+        assert 0 <= centre[0] <= view["width"] and 0 <= centre[1] <= view["height"]
+        _screenshot(browser, f"phone-{report.parent.parent.name}-{report.parent.name}-board")
+        # a tap on a space in view shows its stack
+        view = _viewer(browser)
+        target = browser.execute_script("""
+            var v = arguments[0];
+            for (const area of document.querySelectorAll('#board area')) {
+                var c = area.coords.split(',').map(Number), x = 0, y = 0, n = c.length / 2;
+                for (var i = 0; i < c.length; i += 2) { x += c[i] / n; y += c[i + 1] / n; }
+                var px = v.x + x * v.scale, py = v.y + y * v.scale;
+                if (px > 40 && px < v.width - 40 && py > 40 && py < v.height - 40) { return [area.alt, px, py]; }
+            }
+            return null;""", view)
+        assert target is not None
+        viewport = browser.find_element(By.CSS_SELECTOR, "#board .viewport")
+        ActionChains(browser).move_to_element_with_offset(
+            viewport, round(target[1] - view["width"] / 2), round(target[2] - view["height"] / 2)).click().perform()
+        assert _viewer(browser)["stack"].startswith(target[0])
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= 390
+        cells = browser.execute_script(
+            # a card table's header row is read by screen readers only: its labels are on the cards
+            "return Array.from(document.querySelectorAll('table td, table th')).filter(c => !c.closest('.cards thead'))"
+            ".map(c => c.getBoundingClientRect())"
+            ".map(r => [r.left, r.right])")
+        assert cells and all(left >= 0 and right <= 390 for left, right in cells)
+        for section in ("#battles", "#standing", "#charts"):
+            target = browser.find_elements(By.CSS_SELECTOR, section)
+            if target:
+                browser.execute_script("arguments[0].scrollIntoView()", target[0])
+                _screenshot(browser, f"phone-{report.parent.parent.name}-{report.parent.name}-{section[1:]}")
+        charts = browser.find_element(By.ID, "charts-image")
+        assert charts.is_displayed() and charts.size["width"] <= 390

@@ -33,6 +33,7 @@ from typing import IO, Any
 
 import matplotlib
 import numpy as np
+from PIL import Image
 from matplotlib import patheffects
 from matplotlib.axes import Axes
 from matplotlib.backend_bases import RendererBase
@@ -62,6 +63,7 @@ __all__ = [
     "board_to_image",
     "contrast_ratio",
     "make_view",
+    "draw_map",
     "render_map",
     "unit_stack_lines",
     "unit_stack_words",
@@ -1246,8 +1248,18 @@ def render_map(state: Mapping[str, Any], board: Mapping[str, Any], graphics: Map
                events: Sequence[Mapping[str, Any]] | None,
                out_path: str | PathLike[str] | IO[bytes], *, theatre: str | None = None,
                title: str, scale: float = 1.0) -> MapInfo:
-    """Draw ``state`` on the board, write it as a PNG image to ``out_path`` and return what was
-    drawn where (``MapInfo``).
+    """Draw the map as ``draw_map`` does, write it as a PNG image to ``out_path`` and return what
+    was drawn where (``MapInfo``)."""
+    pixels, info = draw_map(state, board, graphics, events, theatre=theatre, title=title, scale=scale)
+    Image.fromarray(pixels).save(out_path, format="png", compress_level=6)
+    return info
+
+
+def draw_map(state: Mapping[str, Any], board: Mapping[str, Any], graphics: Mapping[str, Any],
+             events: Sequence[Mapping[str, Any]] | None, *, theatre: str | None = None,
+             title: str, scale: float = 1.0) -> tuple[np.ndarray, MapInfo]:
+    """Draw ``state`` on the board: the image's RGB pixels (rows from the top) and what was drawn
+    where (``MapInfo``).
 
     ``state``: a position in the shape of ``state.yaml`` (``control``, ``units``, ``cargo`` are
     read); ``board``: the parsed ``board.yaml`` (territories' ``neutral``, ``capital``,
@@ -1262,7 +1274,7 @@ def render_map(state: Mapping[str, Any], board: Mapping[str, Any], graphics: Map
 
     The image is ``IMAGE_WIDTH`` pixels wide, or ``scale`` times that: the same picture at a
     higher (or lower) resolution, writing and lines included. The same arguments give the same
-    bytes.
+    pixels.
     """
     if not scale > 0:
         raise ValueError(f"scale must be above 0, not {scale!r}")
@@ -1302,6 +1314,6 @@ def render_map(state: Mapping[str, Any], board: Mapping[str, Any], graphics: Map
                      fontproperties=_font("italic", 11), ha="right", va="center")
         _draw_legend(fig, view, names, _Legend.of_board(board), canvas.get_renderer())
         fig.set_dpi(DPI * scale)  # after the layout, which measured the writing at DPI
-        fig.savefig(out_path, format="png", dpi=fig.dpi, metadata={"Software": None},
-                    facecolor=fig.get_facecolor())
-        return _map_info(view, labels, state, events, canvas.get_width_height(physical=True), scale)
+        canvas.draw()
+        pixels = np.asarray(canvas.buffer_rgba())[:, :, :3].copy()
+        return pixels, _map_info(view, labels, state, events, canvas.get_width_height(physical=True), scale)

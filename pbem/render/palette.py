@@ -13,8 +13,16 @@ from PIL import Image
 def palette_png(figure) -> bytes:
     canvas = figure.canvas
     canvas.draw()
-    image = Image.fromarray(np.asarray(canvas.buffer_rgba())).convert("RGB").quantize(
-        colors=64, method=Image.Quantize.FASTOCTREE)
+    return palette_image(np.asarray(canvas.buffer_rgba())[:, :, :3])
+
+
+def palette_image(pixels: np.ndarray, colours: int = 64, width: int | None = None) -> bytes:
+    """RGB pixels as a palette PNG of at most `colours` colours, made `width` pixels wide first when
+    they are wider (averaging each pixel's area: smoother filters make more shades, and bigger files)."""
+    image = Image.fromarray(pixels)
+    if width is not None and image.width > width:
+        image = image.resize((width, round(image.height * width / image.width)), Image.Resampling.BOX)
+    image = image.quantize(colors=colours, method=Image.Quantize.FASTOCTREE)
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", compress_level=6)
     return buffer.getvalue()

@@ -7,7 +7,6 @@ out, so the Markdown, HTML and BBCode reports always tell the same story.
 from __future__ import annotations
 
 import base64
-import io
 import re
 from functools import cache
 from importlib.resources import files
@@ -418,38 +417,60 @@ def render_html(model: dict[str, Any], map_png: bytes | None, charts_svg: bytes 
         r=model, map_png=embedded(map_png), charts_svg=embedded(charts_svg), board=board)
 
 
-def render_map_png(state: dict[str, Any], events: list[dict[str, Any]] | None, title: str,
-                   theatre: str | None = None) -> bytes | None:
-    """The map image of a position as PNG bytes, or None when the ruleset has no board drawing."""
+VIEWER_SCALE = 1.4
+"""The HTML report's board is drawn 1.4 times the forum map's 2000 pixels: zoomed to full size, its
+names are about 12 pixels high, legible on a 1280-pixel screen."""
+
+
+def draw_board(state: dict[str, Any], events: list[dict[str, Any]] | None, title: str,
+               theatre: str | None = None, scale: float = 1.0):
+    """The map of a position as RGB pixels and what is drawn where (`mapimage.MapInfo`), or None
+    when the ruleset has no board drawing."""
     drawing = get_ruleset(state["ruleset"]).map_data()
     if drawing is None:
         return None
-    from pbem.render.mapimage import render_map  # matplotlib is slow to import; only when drawing
+    from pbem.render.mapimage import draw_map  # matplotlib is slow to import; only when drawing
     board, graphics = drawing
-    buffer = io.BytesIO()
-    render_map(state, board, graphics, events, buffer, theatre=theatre, title=title)
-    return buffer.getvalue()
+    return draw_map(state, board, graphics, events, theatre=theatre, title=title, scale=scale)
+
+
+def render_map_png(state: dict[str, Any], events: list[dict[str, Any]] | None, title: str,
+                   theatre: str | None = None) -> bytes | None:
+    """The map image of a position as a palette PNG, or None when the ruleset has no board drawing."""
+    from pbem.render.palette import palette_image
+    drawn = draw_board(state, events, title, theatre)
+    return None if drawn is None else palette_image(drawn[0], 256)
+
+
+def _viewer_data(info) -> dict[str, Any]:
+    """What the HTML board viewer needs of the drawing: its size, each space's outlines (image
+    pixels, as an image map's coordinates) with its whole stack, and the box of this turn's action."""
+    return {"width": info.width_px, "height": info.height_px,
+            "action": ",".join(map(str, info.action)) if info.action else None,
+            "spaces": [{"name": space.name,
+                        "stack": space.name + (": " + " | ".join(space.stack) if space.stack else ": no units"),
+                        "polygons": [",".join(f"{x},{y}" for x, y in ring) for ring in space.polygons]}
+                       for space in info.spaces]}
 
 
 def render_reports(before: dict[str, Any], after: dict[str, Any], log: EventLog,
                    inputs: TurnInputs) -> dict[str, bytes]:
     """Every report file of a turn, as `pbem adjudicate` writes them: the three reports, the map in
-    full and at forum size, and the charts of the game so far."""
+    full (for the HTML report's viewer) and at forum size, and the charts of the game so far."""
     from pbem.render.charts import render_charts  # matplotlib: only when drawing
-    from pbem.render.palette import forum_png
+    from pbem.render.palette import palette_image
     (orders,) = inputs.submissions.values()  # an Axis & Allies turn is one power's
     history = game_history(inputs, after)
     model = report_model(before, after, log, orders.data.get("note"), history)
     title = f"{model['game']} — round {model['round']}, after {model['power']}'s turn"
-    map_png = render_map_png(after, log.events, title)
     ruleset = get_ruleset(before["ruleset"])
     colours = {p: c["unit"] for p, c in ruleset.map_data()[1]["style"]["powers"].items()}
     charts_svg, charts_png = render_charts(history, ruleset.words(), colours)
-    files = {"report.md": render_markdown(model).encode("utf-8"),
-             "report.bbcode": render_bbcode(model).encode("utf-8"),
-             "report.html": render_html(model, map_png, charts_svg).encode("utf-8"),
-             "charts.png": charts_png}
-    if map_png is not None:
-        files["map.png"] = map_png
-        files["map-forum.png"] = forum_png(map_png)
-    return files
+    pixels, info = draw_board(after, log.events, title, scale=VIEWER_SCALE)
+    map_png = palette_image(pixels, 256)
+    return {"report.md": render_markdown(model).encode("utf-8"),
+            "report.bbcode": render_bbcode(model).encode("utf-8"),
+            "report.html": render_html(model, map_png, charts_svg, _viewer_data(info)).encode("utf-8"),
+            "charts.png": charts_png, "map.png": map_png,
+            # 128 colours keep the forum map well under the 300 kB that forums commonly accept
+            "map-forum.png": palette_image(pixels, 128, width=round(pixels.shape[1] / VIEWER_SCALE))}
