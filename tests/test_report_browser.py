@@ -175,7 +175,7 @@ def test_the_board_can_be_zoomed_and_panned_and_shows_a_stack_on_pointing(browse
         assert [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "WARNING")] == []
         view = _viewer(browser)
         image = browser.find_element(By.ID, "map-image")
-        width = int(image.get_attribute("width"))
+        width = int(image.get_attribute("data-width"))
         assert view["zoomable"] and abs(view["scale"] * width - view["width"]) < 2  # the whole board, page-wide
         _screenshot(browser, "desktop-board")
         for _ in range(6):
@@ -215,7 +215,7 @@ def test_a_phone_opens_on_the_action_and_loses_no_column(browser, report):
         assert [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "WARNING")] == []
         view = _viewer(browser)
         image = browser.find_element(By.ID, "map-image")
-        width, height = int(image.get_attribute("width")), int(image.get_attribute("height"))
+        width, height = int(image.get_attribute("data-width")), int(image.get_attribute("data-height"))
         whole = min(view["width"] / width, view["height"] / height)
         assert view["scale"] > 1.5 * whole  # not the whole board: this turn's action, larger
         x0, y0, x1, y1 = map(float, browser.find_element(By.ID, "board").get_attribute("data-action").split(","))
