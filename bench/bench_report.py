@@ -28,11 +28,11 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any, Callable
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from bench_turn import best_of  # noqa: E402  (this folder, the script's own, is on the path)
 from pbem.core.turn import load_turn, resolve_turn  # noqa: E402
 from pbem.render import standing  # noqa: E402
 from pbem.render.charts import render_charts  # noqa: E402
@@ -42,19 +42,10 @@ from pbem.render.report import (VIEWER_SCALE, draw_board, render_bbcode, render_
 from pbem.rulesets import get_ruleset  # noqa: E402
 
 
-def best(runs: int, work: Callable[[], Any]) -> tuple[float, Any]:
-    result = work()  # warm-up
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        result = work()
-        times.append(time.perf_counter() - start)
-    return min(times), result
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("turn", nargs="?", type=Path, default=REPO / "examples" / "aa-revised" / "turns" / "05-usa.yaml")
+    parser.add_argument("turn", nargs="?", type=Path,
+                        default=REPO / "examples" / "aa-revised" / "turns" / "05-usa.yaml")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--root", type=Path, help="a checkout from before issue 14, to time its bench_turn.py step (3)")
     args = parser.parse_args()
@@ -71,22 +62,22 @@ def main() -> None:
     start = time.perf_counter()
     history = standing.game_history(inputs, after)
     show(f"history, first read ({len(history)} positions, each checked)", time.perf_counter() - start)
-    seconds, history = best(args.runs, lambda: standing.game_history(inputs, after))
+    seconds, history = best_of(args.runs, lambda: standing.game_history(inputs, after))
     show("history, cached", seconds)
-    seconds, model = best(args.runs, lambda: report_model(before, after, log, None, history))
-    text = best(args.runs, lambda: (render_markdown(model), render_bbcode(model)))[0]
+    seconds, model = best_of(args.runs, lambda: report_model(before, after, log, None, history))
+    text = best_of(args.runs, lambda: (render_markdown(model), render_bbcode(model)))[0]
     show("text reports: report model, Markdown and BBCode", seconds + text)
-    charts, (svg, _) = best(args.runs, lambda: render_charts(history, ruleset.words(), colours))
+    charts, (svg, _) = best_of(args.runs, lambda: render_charts(history, ruleset.words(), colours))
     show("charts (SVG and palette PNG)", charts)
-    drawing, (pixels, info) = best(args.runs, lambda: draw_board(after, log.events, "t", scale=VIEWER_SCALE))
+    drawing, (pixels, info) = best_of(args.runs, lambda: draw_board(after, log.events, "t", scale=VIEWER_SCALE))
     show(f"map drawn at {VIEWER_SCALE} times ({pixels.shape[1]} x {pixels.shape[0]} pixels)", drawing)
-    full, map_png = best(args.runs, lambda: palette_image(pixels, 256))
+    full, map_png = best_of(args.runs, lambda: palette_image(pixels, 256))
     show("map.png (256 colours)", full)
-    forum = best(args.runs, lambda: palette_image(pixels, 128, width=round(pixels.shape[1] / VIEWER_SCALE)))[0]
+    forum = best_of(args.runs, lambda: palette_image(pixels, 128, width=round(pixels.shape[1] / VIEWER_SCALE)))[0]
     show("map-forum.png (2000 pixels, 128 colours)", forum)
-    html = best(args.runs, lambda: render_html(model, map_png, svg, None))[0]
+    html = best_of(args.runs, lambda: render_html(model, map_png, svg, None))[0]
     show("HTML report with map and charts embedded", html)
-    whole, files = best(args.runs, lambda: render_reports(before, after, log, inputs))
+    whole, files = best_of(args.runs, lambda: render_reports(before, after, log, inputs))
     show("render_reports: everything", whole)
     show("of which drawn (charts, map, its images, history read once)",
          charts + drawing + full + forum)

@@ -188,9 +188,11 @@ def test_the_board_can_be_zoomed_and_panned_and_shows_a_stack_on_pointing(browse
         viewport = browser.find_element(By.CSS_SELECTOR, "#board .viewport")
         ActionChains(browser).move_to_element(viewport).click_and_hold().move_by_offset(-150, -40).release().perform()
         after = _viewer(browser)
-        assert after["x"] == pytest.approx(before["x"] - 150, abs=1) and after["y"] == pytest.approx(before["y"] - 40, abs=1)
+        assert after["x"] == pytest.approx(before["x"] - 150, abs=1)
+        assert after["y"] == pytest.approx(before["y"] - 40, abs=1)
         x, y = _area_centre(browser, "Germany")
-        offset = (after["x"] + x * after["scale"] - after["width"] / 2, after["y"] + y * after["scale"] - after["height"] / 2)
+        offset = (after["x"] + x * after["scale"] - after["width"] / 2,
+                  after["y"] + y * after["scale"] - after["height"] / 2)
         ActionChains(browser).move_to_element_with_offset(viewport, round(offset[0]), round(offset[1])).perform()
         stack = _viewer(browser)["stack"]
         assert stack.startswith("Germany") and "infantry" in stack
