@@ -143,3 +143,19 @@ def test_forum_reports_fit_one_post_and_show_the_forum_map_and_charts(game):
         assert "[url=map.png][img]map-forum.png[/img][/url]" in bbcode and "[img]charts.png[/img]" in bbcode
         assert "Where we stand" in md and "Where we stand" in bbcode
         assert (output / "map-forum.png").stat().st_size < 300_000
+
+
+@pytest.mark.parametrize("entry", ['{"turn": "two", "power": "germany", "turn_file": "turns/02-germany.yaml", '
+                                   '"output": "02-germany"}',
+                                   '{"turn": 2, "power": "germany", "turn_file": "turns/02-germany.yaml", '
+                                   '"output": "../../outside"}'])
+def test_a_hostile_ledger_is_a_clear_error(tmp_path, entry):
+    game = tmp_path / "game"
+    shutil.copytree(EXAMPLES / "aa-revised", game)
+    lines = (game / "ledger.jsonl").read_text(encoding="utf-8").splitlines()
+    lines[1] = entry
+    (game / "ledger.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    done = subprocess.run([Path(sys.executable).with_name("pbem"), "adjudicate", "--force", "turns/04-japan.yaml"],
+                          cwd=game, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1 and "Traceback" not in done.stderr and "nothing was written" in done.stderr
+    assert "ledger.jsonl:2" in done.stderr or "outside the game folder" in done.stderr

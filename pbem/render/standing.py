@@ -20,7 +20,7 @@ from pbem.core.errors import InputError, Problem, display_path
 from pbem.core.events import EventLog
 from pbem.core.files import inside_game, read_input
 from pbem.core.folder import START_STATE, STATE_FILE, game_folder_of
-from pbem.core.game import read_ledger
+from pbem.core.game import LEDGER_FILE, read_ledger
 from pbem.core.schemas import validate
 from pbem.core.turn import TurnInputs
 from pbem.core.words import Words
@@ -80,11 +80,14 @@ def game_history(inputs: TurnInputs, after: dict[str, Any]) -> list[Point]:
 
     opening = summary(folder / START_STATE)
     points = [Point(0, None, None, opening)]
-    for entry in ledger:
-        if int(entry["turn"]) >= turn:
+    for number, entry in enumerate(ledger, start=1):
+        if not isinstance(entry["turn"], int) or not isinstance(entry["output"], str):
+            raise InputError([Problem(display_path(folder / LEDGER_FILE), number, "", "not a ledger entry: its "
+                                      "turn must be a number and its output a folder", "entries as pbem writes them")])
+        if entry["turn"] >= turn:
             continue  # a turn adjudicated again (--force): the turns after it are replaced
         state = summary(folder / entry["output"] / STATE_FILE, str(entry.get("state_sha256")))
-        points.append(Point(int(entry["turn"]), points[-1].summary["round"], str(entry["power"]), state))
+        points.append(Point(entry["turn"], points[-1].summary["round"], str(entry["power"]), state))
     return points + [current]
 
 
