@@ -19,7 +19,7 @@ from pbem.core.errors import CONTROL_CHARACTERS
 from pbem.core.events import EventLog
 from pbem.core.turn import TurnInputs
 from pbem.core.words import Words, percent
-from pbem.render.standing import Point, game_history, signed, standing_model
+from pbem.render.standing import Point, game_history, signed, spending, standing_model
 from pbem.rulesets import get_ruleset
 
 POST_LIMIT = 60_000  # characters: phpBB's default, and near what most forums accept in one post
@@ -263,15 +263,14 @@ def report_model(before: dict[str, Any], after: dict[str, Any], log: EventLog,
             by_battle.setdefault(e["battle"], []).append(e)
     battles = [_battle(w, evs) for evs in by_battle.values() if evs[0]["type"] == "battle_start"]
     income = {e["power"]: e for e in log.of_type("income")}
-    spent = {p: sum(e["cost"] for e in [*log.of_type("purchase"), *log.of_type("research")] if e["power"] == p)
-             for p in ruleset.powers}
+    spent = spending(log)
     treasury = []
     for p in ruleset.powers:
         gained = income[p]["amount"] if p in income else 0
         # what income and spending do not explain: plunder, bombing and rocket damage paid, Middle
         # East payments, a claimed cash advance (the notes under the table say which)
-        other = after["treasury"].get(p, 0) - before["treasury"].get(p, 0) + spent[p] - gained
-        treasury.append({"power": w.power(p), "before": before["treasury"].get(p, 0), "spent": spent[p] or "",
+        other = after["treasury"].get(p, 0) - before["treasury"].get(p, 0) + spent.get(p, 0) - gained
+        treasury.append({"power": w.power(p), "before": before["treasury"].get(p, 0), "spent": spent.get(p, ""),
                          "income": income[p]["amount"] if p in income else "", "other": signed(other),
                          "after": after["treasury"].get(p, 0)})
     points = history or [Point(start["turn"] - 1, None, None, ruleset.summary(before)),
@@ -448,7 +447,7 @@ def _viewer_data(info) -> dict[str, Any]:
     return {"width": info.width_px, "height": info.height_px,
             "action": ",".join(map(str, info.action)) if info.action else None,
             "spaces": [{"name": space.name,
-                        "stack": space.name + (": " + " | ".join(space.stack) if space.stack else ": no units"),
+                        "stack": f"{space.name} \u2014 {' | '.join(space.stack) if space.stack else 'no units'}",
                         "polygons": [",".join(f"{x},{y}" for x, y in ring) for ring in space.polygons]}
                        for space in info.spaces]}
 

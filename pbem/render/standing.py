@@ -96,6 +96,15 @@ def signed(n: int) -> str:
     return "" if n == 0 else f"+{n}" if n > 0 else f"\u2212{-n}"
 
 
+def spending(log: EventLog) -> dict[str, int]:
+    """What each power spent in the turn: units bought and research dice."""
+    spent: dict[str, int] = {}
+    for e in log.events:
+        if e["type"] in ("purchase", "research"):
+            spent[e["power"]] = spent.get(e["power"], 0) + int(e["cost"])
+    return spent
+
+
 def losses(log: EventLog, mover: str) -> dict[str, dict[str, int]]:
     """Every unit each power lost in the turn, by kind: in battle, to AA fire, in a raid's air
     battle, or otherwise (aircraft with nowhere to land, cargo of a sunk transport)."""
@@ -142,10 +151,7 @@ def standing_model(w: Words, points: list[Point], log: EventLog) -> dict[str, An
     whose turn this was: one round of turns."""
     now, mover = points[-1].summary, points[-1].power
     costs = now["costs"]
-    spent: dict[str, int] = {}
-    for e in log.events:
-        if e["type"] in ("purchase", "research"):
-            spent[e["power"]] = spent.get(e["power"], 0) + int(e["cost"])
+    spent = spending(log)
     lost_units = losses(log, mover or "")
     round_ago = {r["power"]: _figures(r) for r in _last_turn(points, mover).summary["powers"]}
     powers, sides = [], {}
