@@ -7,7 +7,7 @@ as one compact box per power; from this turn's events, its moves as arrows (a mo
 back side by side), its battles with their outcome, the IPC that bombing raids and rockets cost
 (rockets as dotted arcs) and the units placed (a white box under the power's own); a legend and a
 title. Where the board wraps east-west (Revised), the full map repeats a faded strip of the
-opposite edge on each side and marks the board's edges. Besides the image, ``render_map``
+opposite edge on each side and marks the board's edges. Besides the image, ``draw_map``
 returns what it drew where (``MapInfo``: each space's outline in image pixels and its units in
 words, and the box around the turn's action), for a page that zooms into the image or shows
 tooltips; ``scale`` draws the same picture at a higher resolution.
@@ -17,23 +17,21 @@ board pixels, origin top left, y downwards. Each space's name is written at its 
 (for nearly every space TripleA's first unit placement point is that same spot) and its unit
 boxes hang below the name, one per power in turn order.
 
-The same inputs always give byte-identical PNG files: the fonts are the DejaVu files bundled
-with matplotlib (not looked up on the system), size and dpi follow from the arguments alone, and
-no varying metadata (software version, date) is written. The renderer reads the state, the board
-and the events; it never decides a rule.
+The same inputs always give the same pixels: the fonts are the DejaVu files bundled with
+matplotlib (not looked up on the system), and size and dpi follow from the arguments alone; the
+reports make palette PNGs of them (``palette.palette_image``), which carry no varying metadata.
+The renderer reads the state, the board and the events; it never decides a rule.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from os import PathLike
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import matplotlib
 import numpy as np
-from PIL import Image
 from matplotlib import patheffects
 from matplotlib.axes import Axes
 from matplotlib.backend_bases import RendererBase
@@ -64,7 +62,6 @@ __all__ = [
     "contrast_ratio",
     "make_view",
     "draw_map",
-    "render_map",
     "unit_stack_lines",
     "unit_stack_words",
 ]
@@ -294,7 +291,7 @@ def make_view(graphics: Mapping[str, Any], theatre: str | None = None,
 
 def board_to_image(graphics: Mapping[str, Any], x: float, y: float,
                    theatre: str | None = None) -> tuple[float, float]:
-    """Image pixel (column, row from the top) at which ``render_map`` draws board point (x, y) at
+    """Image pixel (column, row from the top) at which ``draw_map`` draws board point (x, y) at
     scale 1 (at another scale, times the scale)."""
     return make_view(graphics, theatre).to_image(x, y)
 
@@ -313,7 +310,7 @@ class MapSpace:
 
 @dataclass(frozen=True)
 class MapInfo:
-    """What ``render_map`` drew, as plain data for a page that shows the image (tooltips, zoom):
+    """What ``draw_map`` drew, as plain data for a page that shows the image (tooltips, zoom):
     the image's size in pixels; every space with a part in view; ``action``: the box ``(x0, y0,
     x1, y1)`` in image pixels around this turn's moves (with their paths), battles, placements,
     bombing raids and rockets, or ``None`` when none of them is in view.
@@ -1242,17 +1239,6 @@ def _map_info(view: View, labels: Mapping[str, _Label], state: Mapping[str, Any]
         action = (max(int(np.floor(x0)), 0), max(int(np.floor(y0)), 0), min(int(np.ceil(x1)), size[0]),
                   min(int(np.ceil(y1)), size[1]))
     return MapInfo(size[0], size[1], tuple(spaces), action)
-
-
-def render_map(state: Mapping[str, Any], board: Mapping[str, Any], graphics: Mapping[str, Any],
-               events: Sequence[Mapping[str, Any]] | None,
-               out_path: str | PathLike[str] | IO[bytes], *, theatre: str | None = None,
-               title: str, scale: float = 1.0) -> MapInfo:
-    """Draw the map as ``draw_map`` does, write it as a PNG image to ``out_path`` and return what
-    was drawn where (``MapInfo``)."""
-    pixels, info = draw_map(state, board, graphics, events, theatre=theatre, title=title, scale=scale)
-    Image.fromarray(pixels).save(out_path, format="png", compress_level=6)
-    return info
 
 
 def draw_map(state: Mapping[str, Any], board: Mapping[str, Any], graphics: Mapping[str, Any],
