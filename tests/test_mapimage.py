@@ -233,8 +233,11 @@ def test_pacific_crosses_the_wrap() -> None:
 
 def test_unknown_theatre() -> None:
     _, _, graphics = _load()
-    with pytest.raises(ValueError, match="unknown theatre"):
+    with pytest.raises(ValueError, match="unknown theatre 'africa'; known: europe, pacific"):
         make_view(graphics, "africa")
+    europe = get_ruleset("aa-europe").map_data()[1]  # a board without theatre maps says so
+    with pytest.raises(ValueError, match="known: none: this board is drawn whole only"):
+        make_view(europe, "europe")
 
 
 def test_unit_stack_lines() -> None:

@@ -282,7 +282,8 @@ def make_view(graphics: Mapping[str, Any], theatre: str | None = None,
     elif theatre in style.theatres:
         x0, x1, y0, y1 = style.theatres[theatre]
     else:
-        raise ValueError(f"unknown theatre {theatre!r}; known: {', '.join(sorted(style.theatres))}")
+        known = ", ".join(sorted(style.theatres)) or "none: this board is drawn whole only"
+        raise ValueError(f"unknown theatre {theatre!r}; known: {known}")
     map_height = round(width_px * (y1 - y0) / (x1 - x0))
     return View(x0, x1, y0, y1, width, width_px, map_height, _TITLE_PX, _LEGEND_PX, style,
                 text_scale=1.0 if theatre is None else _THEATRE_TEXT_SCALE,
