@@ -15,8 +15,7 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
 
 
-@pytest.fixture(scope="module")
-def browser():
+def _chromium(scripts: bool = True):
     if not (CHROMIUM and CHROMEDRIVER):
         if os.environ.get("CI"):
             pytest.fail("CI must install the Debian packages chromium and chromium-driver")
@@ -28,8 +27,15 @@ def browser():
                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
                  "--window-size=1280,900"):
         options.add_argument(flag)
+    if not scripts:  # as a mail client shows the report
+        options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path=CHROMEDRIVER))
+    return webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path=CHROMEDRIVER))
+
+
+@pytest.fixture(scope="module")
+def browser():
+    driver = _chromium()
     yield driver
     driver.quit()
 
@@ -254,3 +260,26 @@ def test_a_phone_opens_on_the_action_and_loses_no_column(browser, report):
                 _screenshot(browser, f"phone-{report.parent.parent.name}-{report.parent.name}-{section[1:]}")
         charts = browser.find_element(By.ID, "charts-image")
         assert charts.is_displayed() and charts.size["width"] <= 390
+
+
+def test_without_scripts_the_report_shows_the_whole_board_and_the_charts():
+    """A mail client runs no scripts: the board is the whole map at the page's width, with no
+    viewer controls, and the charts show."""
+    from selenium.webdriver.common.by import By
+
+    driver = _chromium(scripts=False)
+    try:
+        driver.get(GERMAN_TURN.as_uri())
+        figure = driver.find_element(By.ID, "board")
+        image = driver.find_element(By.ID, "map-image")
+        # the page's script did not run: it would have made the board a viewer with an image map
+        assert "zoomable" not in figure.get_attribute("class") and image.get_attribute("usemap") is None
+        assert image.is_displayed() and abs(image.size["width"] - figure.size["width"]) <= 1
+        assert image.size["height"] == pytest.approx(image.size["width"] * int(image.get_attribute("data-height"))
+                                                     / int(image.get_attribute("data-width")), abs=2)
+        for hidden in ("#board .controls", "#board figcaption"):  # no buttons, no "drag to move"
+            assert not driver.find_element(By.CSS_SELECTOR, hidden).is_displayed()
+        assert driver.find_element(By.ID, "charts-image").is_displayed()
+        _screenshot(driver, "desktop-no-scripts")
+    finally:
+        driver.quit()
