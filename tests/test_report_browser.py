@@ -74,26 +74,28 @@ QMG_TURN = EXAMPLE_GAME.parent / "qmg" / "39-r7-japan"
 @pytest.mark.parametrize("width", [1280, 390])
 def test_quartermaster_general_reports_in_the_browser(browser, width):
     """The public report shows the board and the position table; a private report shows its
-    country's hand; both fit a phone without losing a column of the table."""
+    country's hand; both fit a phone, the table's rows as cards that keep every column."""
     from selenium.webdriver.common.by import By
 
-    browser.set_window_size(width, 900)
-    try:
+    with screen(browser, width):
         browser.get((QMG_TURN / "report.html").as_uri())
         assert [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "WARNING")] == []
         image = browser.find_element(By.CSS_SELECTOR, "figure img")
         assert browser.execute_script("return arguments[0].complete && arguments[0].naturalWidth", image) == 1600
         table = browser.find_element(By.CSS_SELECTOR, ".table-wrap table")
         browser.execute_script("arguments[0].scrollIntoView()", table)
-        assert len(table.find_elements(By.CSS_SELECTOR, "tr:first-child th")) == 7 and table.is_displayed()
+        assert len(table.find_elements(By.CSS_SELECTOR, "thead th")) == 7 and table.is_displayed()
+        cells = table.find_elements(By.CSS_SELECTOR, "tbody td, tbody th")
+        assert len(cells) == 7 * len(table.find_elements(By.CSS_SELECTOR, "tbody tr"))
+        assert all(c.is_displayed() and 0 <= c.location["x"] and c.location["x"] + c.size["width"] <= width
+                   for c in cells)  # every column of every row, on the screen
+        _screenshot(browser, f"qmg-{width}-position")
         assert browser.find_elements(By.CSS_SELECTOR, "section.own") == []
         browser.get((QMG_TURN / "report-japan.html").as_uri())
         own = browser.find_element(By.CSS_SELECTOR, "section.own")
         assert own.is_displayed() and "Hand:" in own.text
         body = browser.execute_script("return document.body.scrollWidth")
-        assert body <= width + 1  # only the table and the board scroll sideways, never the page
-    finally:
-        browser.set_window_size(1280, 900)
+        assert body <= width + 1  # only the board scrolls sideways, never the page
 
 
 UNDAUNTED_TURN = EXAMPLE_GAME.parent / "undaunted-stalingrad" / "03-011-r1-soviet"
@@ -102,11 +104,10 @@ UNDAUNTED_TURN = EXAMPLE_GAME.parent / "undaunted-stalingrad" / "03-011-r1-sovie
 @pytest.mark.parametrize("width", [1280, 390])
 def test_undaunted_reports_in_the_browser(browser, width):
     """The public report shows the tile map, the units and the objectives and fetches nothing; a
-    side's private report shows its cards; both fit a phone, only the tables scrolling sideways."""
+    side's private report shows its cards; both fit a phone, tables too, only the map scrolling sideways."""
     from selenium.webdriver.common.by import By
 
-    browser.set_window_size(width, 900)
-    try:
+    with screen(browser, width):
         browser.get((UNDAUNTED_TURN / "report.html").as_uri())
         assert [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "WARNING")] == []
         image = browser.find_element(By.CSS_SELECTOR, "figure img")
@@ -115,7 +116,7 @@ def test_undaunted_reports_in_the_browser(browser, width):
         assert len(tables) == 3  # each side's units, and the objectives
         for table in tables:
             browser.execute_script("arguments[0].scrollIntoView()", table)
-            assert table.is_displayed() and table.size["height"] > 0
+            assert table.is_displayed() and table.size["height"] > 0 and table.size["width"] <= width
         assert "defence 4 + building cover 3 + range 2 = 9" in browser.find_element(By.TAG_NAME, "body").text
         assert browser.find_elements(By.CSS_SELECTOR, "section.own") == []
         resources = browser.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
@@ -124,8 +125,6 @@ def test_undaunted_reports_in_the_browser(browser, width):
         own = browser.find_element(By.CSS_SELECTOR, "section.own")
         assert own.is_displayed() and "Machine Gunner (A)" in own.text
         assert browser.execute_script("return document.body.scrollWidth") <= width + 1
-    finally:
-        browser.set_window_size(1280, 900)
 
 
 @contextmanager
