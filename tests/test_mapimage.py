@@ -413,6 +413,17 @@ def test_out_and_back_are_two_arrows(tmp_path: Path) -> None:
     assert out < single < back
 
 
+def test_the_same_way_twice_is_two_arrows(tmp_path: Path) -> None:
+    """Units sent into a space in the combat move and others after them in the noncombat move:
+    two arrows side by side, neither hidden under the other."""
+    body = _style().powers["ussr"]["unit"]
+    twice = _pixels(_render(tmp_path, "twice.png", events=[
+        _move("ussr", "combat", "Novosibirsk", "Kazakh S.S.R."),
+        _move("ussr", "noncombat", "Novosibirsk", "Kazakh S.S.R.")]))
+    first, second = _arrow_crossings(twice, "Novosibirsk", "Kazakh S.S.R.", body)
+    assert second - first >= 6
+
+
 def test_contrast_ratio() -> None:
     assert contrast_ratio("#000000", "#ffffff") == pytest.approx(21)
     assert contrast_ratio("#ffffff", "#000000") == pytest.approx(21)

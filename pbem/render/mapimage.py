@@ -962,19 +962,26 @@ def _draw_moves(ax: Axes, view: View, labels: Mapping[str, _Label],
                 events: Sequence[Mapping[str, Any]]) -> None:
     """Each move once, as an arrow along its path. A move whose path another move (or itself)
     runs backwards, such as fighters that attack and fly home, keeps to its right-hand side, so
-    that out and back read as two arrows side by side rather than one with two heads."""
+    that out and back read as two arrows side by side rather than one with two heads; a later move
+    along the same path the same way (a combat move, then a noncombat one) takes the next lane to
+    the right, so that neither hides the other."""
     moves: dict[tuple[Any, ...], Mapping[str, Any]] = {}
     for event in events:
         if event.get("type") == "move":
             moves.setdefault((event.get("power"), event.get("phase"), event.get("from"),
                               tuple(event.get("path") or ()), event.get("to")), event)
     routes = {tuple(_move_spaces(event)) for event in moves.values()}
+    lanes_taken: dict[tuple[str, ...], int] = {}
     for event in moves.values():
         points = _move_arrow_points(view, labels, event)
         if points is None:
             continue
-        if tuple(reversed(_move_spaces(event))) in routes:
-            points = _offset_right(points, _TWIN_OFFSET_PX / view.scale)
+        route = tuple(_move_spaces(event))
+        # lanes a whole arrow's width apart; a route also run backwards starts half a lane out
+        lane = 2 * lanes_taken.get(route, 0) + (tuple(reversed(route)) in routes)
+        lanes_taken[route] = lanes_taken.get(route, 0) + 1
+        if lane:
+            points = _offset_right(points, lane * _TWIN_OFFSET_PX / view.scale)
         colour = view.style.colours(event.get("power"))["unit"]
         line_style = "-" if event.get("phase") == "combat" else _NONCOMBAT_DASHES
         for dx in view.offsets(float(points[:, 0].min()), float(points[:, 0].max())):
