@@ -90,7 +90,7 @@ def test_a_change_is_since_the_powers_own_last_turn():
                    if r["power"] == "usa")
     assert usa["since"] == "the opening"
     assert _number(usa["change"]["units"]) == usa["units"] - sum(opening["units"].values())
-    assert model["side_since"] == "the opening"
+    assert model["changes"].endswith("for a side, since the opening")
     assert [p.turn for p in history] == [0, 1, 2, 3, 4, 5]
     assert [p.power for p in history] == [None, "ussr", "germany", "uk", "japan", "usa"]
 
@@ -102,6 +102,7 @@ def test_without_a_game_folder_the_change_is_the_turns_own():
               Point(2, 1, "germany", ruleset.summary(result.state))]
     model = standing_model(ruleset.words(), points, result.events)
     assert {p["since"] for p in model["powers"]} == {"this turn began"}
+    assert model["changes"].startswith("the change in this turn")
     germany = next(p for p in model["powers"] if p["power"] == "Germany")
     assert germany["spent"] == sum(e["cost"] for e in result.events.of_type("purchase"))
 

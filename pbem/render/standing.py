@@ -179,8 +179,13 @@ def standing_model(w: Words, points: list[Point], log: EventLog) -> dict[str, An
         count = side.pop("lost_units")
         side["lost"] = f"{count} unit{'s' if count != 1 else ''}" if count else ""
     kinds = [kind for kind in costs if any(r["units"].get(kind) for r in now["powers"])]
-    return {"powers": powers, "sides": list(sides.values()),
-            "side_since": _since(_last_turn(points, mover), f"{w.power(mover)}'s last"),
+    if points[0].turn == 0:  # the history reaches back to the opening
+        side_span = _since(_last_turn(points, mover), f"{w.power(mover)}'s last")
+        changes = (f"the change since each power's own last turn (for a power yet to play, since the opening); "
+                   f"for a side, since {side_span}")
+    else:
+        changes = "the change in this turn (the game's earlier turns were not at hand: no game folder or ledger)"
+    return {"powers": powers, "sides": list(sides.values()), "changes": changes,
             "by_kind": [{"kind": w.unit(kind, 2), "counts": [r["units"].get(kind, 0) for r in now["powers"]]}
                         for kind in kinds],
             "names": [w.power(r["power"]) for r in now["powers"]],
