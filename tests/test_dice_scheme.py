@@ -35,7 +35,7 @@ def new_game(folder: Path, *extra: object) -> Path:
     result = pbem("new", "aa-revised", folder, "--game", "Scheme two", *extra)
     assert result.exit_code == 0, result.stderr
     shutil.copytree(EXAMPLE / "orders", folder / "orders")
-    shutil.copytree(EXAMPLE / "standing", folder / "standing")
+    shutil.copytree(EXAMPLE / "standing", folder / "standing", dirs_exist_ok=True)
     return folder
 
 

@@ -111,5 +111,5 @@ def test_new_fills_the_empty_folder_it_stands_in(tmp_path, monkeypatch):
     result = pbem("new", "aa-revised", ".")
     assert result.exit_code == 0, result.stderr
     assert folder.stat().st_ino == inode
-    assert sorted(p.name for p in folder.iterdir()) == ["game.yaml", "secret.yaml", "start", "turns"]
+    assert sorted(p.name for p in folder.iterdir()) == ["game.yaml", "secret.yaml", "standing", "start", "turns"]
     assert pbem("verify", ".").exit_code == 0

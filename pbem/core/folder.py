@@ -20,6 +20,7 @@ REVEAL_FILE = "reveal.yaml"
 STATE_FILE = "state.yaml"
 START_STATE = Path("start") / STATE_FILE
 TURNS_DIR = "turns"
+STANDING = "standing"
 MAIL_DIR = "mail"
 TURN_CLOCKS = Path(MAIL_DIR) / "turns.json"
 """A game run by mail: when each game turn began (its report was mailed), and the reminders sent."""

@@ -15,8 +15,8 @@ from typing import Any, Callable
 from pbem.core.dice import CURRENT_SCHEME, SEED_BYTES, commitment, new_chain_secret, turn_seed
 from pbem.core.errors import InputError, Problem, display_path
 from pbem.core.files import MAX_INPUT_BYTES, inside_game, read_input
-from pbem.core.folder import (DRAWN, GAME_FILE, REPORTS, SECRET_FILE, START_STATE, STATE_FILE, TURNS_DIR,
-                              private_reports)
+from pbem.core.folder import (DRAWN, GAME_FILE, REPORTS, SECRET_FILE, STANDING, START_STATE, STATE_FILE,
+                              TURNS_DIR, private_reports)
 from pbem.core.hidden import hidden_key, hidden_stream, read_hidden_key
 from pbem.core.ruleset import option_problems
 from pbem.core.schemas import validate
@@ -79,6 +79,10 @@ def new_game(ruleset_id: str, folder: Path, game: str, options: dict[str, Any],
             encoding="utf-8")
         write_secret(staging / SECRET_FILE, secret)
         (staging / START_STATE).write_text(dump_yaml(state), encoding="utf-8")
+        (staging / STANDING).mkdir()
+        for role in ruleset.powers:  # every turn names each other role's standing orders
+            (staging / STANDING / f"{role}.yaml").write_text(default_standing_orders(ruleset, role),
+                                                             encoding="utf-8")
         if folder.exists():  # empty, as checked above: fill it, so that it keeps its rights and a
             for entry in sorted(staging.iterdir()):  # shell standing in it stays in the game
                 entry.rename(folder / entry.name)
@@ -98,6 +102,13 @@ def new_game(ruleset_id: str, folder: Path, game: str, options: dict[str, Any],
         if staging.exists():
             shutil.rmtree(staging)
     return folder
+
+
+def default_standing_orders(ruleset, role: str) -> str:
+    """A role's standing orders before its player sends any: the rules' defaults in everything."""
+    return (f"# {role}'s standing orders: the decisions pbem takes for {role} in the other roles' turns.\n"
+            "# Only the role is named, so every default applies; the orders guide says what may be set.\n"
+            + dump_yaml({ruleset.role_field: role}))
 
 
 def write_secret(path: Path, secret: str) -> str:

@@ -21,7 +21,7 @@ from typing import Any
 
 from pbem.core.errors import InputError, Problem, display_path
 from pbem.core.files import inside_game
-from pbem.core.folder import GAME_FILE, START_STATE, STATE_FILE, TURN_CLOCKS, TURNS_DIR, game_folder_of
+from pbem.core.folder import GAME_FILE, STANDING, START_STATE, STATE_FILE, TURN_CLOCKS, TURNS_DIR, game_folder_of
 from pbem.core.game import ledger_entry, read_ledger, record_turn, seed_for_turn
 from pbem.core.ruleset import Ruleset
 from pbem.core.schemas import validate
@@ -29,7 +29,7 @@ from pbem.core.turn import check_output, load_turn, resolve_turn, turn_lock, wri
 from pbem.core.yamlio import Document, dump_yaml, load_document
 from pbem.rulesets import get_ruleset
 
-INBOX, STANDING = "inbox", "standing"
+INBOX = "inbox"
 VERSION = re.compile(r"^(?P<role>[a-z_]+)\.(?P<version>\d{3})\.yaml$")
 MAX_VERSIONS = 999
 
