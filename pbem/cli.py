@@ -447,7 +447,8 @@ app.add_typer(mail_app, name="mail")
 
 
 @mail_app.command("run")
-def mail_run(folder: Path = typer.Argument(..., help="The game folder (with its players.yaml)."),
+def mail_run(folder: Path = typer.Argument(..., help="A game folder (with its players.yaml), or a club's folder "
+                                           "of games that share one mailbox."),
              config: Optional[Path] = typer.Option(None, "--config", help="Mail settings (a YAML file outside the "
                                                    "game folder); default the PBEM_IMAP_* and PBEM_SMTP_* "
                                                    "environment variables."),
@@ -455,18 +456,28 @@ def mail_run(folder: Path = typer.Argument(..., help="The game folder (with its 
                                                "default now."),
              ) -> None:
     """One full pass: read new mails, reply to each, adjudicate when every awaited role has valid
-    orders, send the reports, remind before the deadline and apply it. Safe to run from cron."""
+    orders, send the reports, remind before the deadline and apply it. Safe to run from cron: a
+    pass killed at any moment is finished by the next, and two never overlap on one game."""
     from datetime import datetime, timezone
 
+    from pbem.core.folder import GAME_FILE
     from pbem.mail.config import load_config
-    from pbem.mail.loop import run_pass
+    from pbem.mail.loop import run_club, run_pass
     try:
         moment = datetime.fromisoformat(now) if now else datetime.now(timezone.utc).replace(tzinfo=None)
     except ValueError:
         typer.echo(f"error: --now {now!r} is not a time (allowed: ISO 8601, such as 2026-11-25T18:00)", err=True)
         raise typer.Exit(code=1)
     try:
-        lines = run_pass(folder, load_config(folder, config), moment.replace(tzinfo=None), _renderer())
+        settings = load_config(folder, config)
+        if (folder / GAME_FILE).is_file():
+            lines = run_pass(folder, settings, moment.replace(tzinfo=None), _renderer())
+        else:
+            lines, problems = run_club(folder, settings, moment.replace(tzinfo=None), _renderer())
+            if problems:
+                for line in lines:
+                    typer.echo(line)
+                raise InputError(problems)
     except InputError as exc:
         _fail(exc, "the pass stopped; what it did is in mail/log.txt")
     except (OSError, imaplib.IMAP4.error, smtplib.SMTPException) as exc:

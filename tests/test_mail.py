@@ -169,13 +169,13 @@ def _deliver(server: Server, message: EmailMessage | bytes) -> None:
 
 
 def _orders_mail(role: str, orders: str, message_id: str, password: str | None = None, attach: bool = True,
-                 sender: str | None = None) -> EmailMessage:
+                 sender: str | None = None, turn: int = 1) -> EmailMessage:
     mail = EmailMessage()
     mail["From"] = f"{role.title()} <{sender or role + '@example.org'}>"
     mail["To"] = MODERATOR
     mail["Subject"] = f"{role} orders"
     mail["Message-ID"] = message_id
-    line = f"password: {password or role + '-pw'}\n"
+    line = f"password: {password or role + '-pw'}\ngame_turn: {turn}\n"
     if attach:
         mail.set_content(line + "\nMy orders are attached.\n")
         mail.add_attachment(orders.encode(), maintype="application", subtype="yaml", filename="orders.yaml")
@@ -194,22 +194,25 @@ def test_a_round_by_mail_plays_as_by_hand(game: Path, config: MailConfig, mailbo
     for number, entry in enumerate(example, start=1):
         role = entry["power"]
         orders = (EXAMPLES / "aa-revised" / "orders" / Path(entry["turn_file"]).name).read_text()
-        _deliver(config.imap, _orders_mail(role, orders, f"<turn{number}@example.org>"))
+        _deliver(config.imap, _orders_mail(role, orders, f"<turn{number}@example.org>", turn=number))
         _run(game, config)
         ours = json.loads((game / "ledger.jsonl").read_text().splitlines()[-1])
         assert ours["turn"] == entry["turn"] and ours["state_sha256"] == entry["state_sha256"]
         (reply,) = [m for m in mailboxes.of(f"{role}@example.org") if m["In-Reply-To"] == f"<turn{number}@example.org>"]
         assert "are valid and stored as inbox/turn-" in reply.get_content()
         report = mailboxes.of("ussr@example.org")[-1]
-        assert report["Subject"].startswith(f"R1 {role} done - ")
+        assert report["Subject"].startswith(f"[Revised example game] Game turn {number} ({role}) played")
         html = report.get_body(preferencelist=("html",))
         assert 'src="cid:map"' in html.get_content() and 'src="cid:charts"' in html.get_content()
         assert "data:image" not in html.get_content()
         assert {part["Content-ID"] for part in report.walk()} >= {"<map>", "<charts>"}
         names = {part.get_filename() for part in report.iter_attachments()}
-        assert {"report.md", "report.bbcode", "map-forum.png", "charts.png"} <= names
-        forum = next(p for p in report.iter_attachments() if p.get_filename() == "map-forum.png")
+        assert {"report.md", "report.bbcode"} <= names and not names & {"map-forum.png", "charts.png"}
+        images = [part for part in report.walk() if part.get_content_maintype() == "image"]
+        assert sorted(part.get_filename() for part in images) == ["charts.png", "map.png"]  # each once
+        forum = next(p for p in images if p["Content-ID"] == "<map>")
         assert forum.get_content()[:8] == b"\x89PNG\r\n\x1a\n" and len(forum.get_content()) < 300_000
+        assert len(html.get_content().encode()) < 100_000
     assert "Germany" in mailboxes.of("germany@example.org")[0].get_content()  # the players' announcement
 
 
@@ -242,7 +245,8 @@ def test_mangled_html_and_duplicate_mails_are_read_once_and_repaired(game: Path,
     html = EmailMessage()
     html["From"], html["To"], html["Subject"] = "ussr@example.org", MODERATOR, "orders"
     html["Message-ID"] = "<html@x>"
-    body = "<p>password: ussr-pw</p><pre>" + mangled.replace("&", "&amp;").replace("<", "&lt;") + "</pre>"
+    body = ("<p>password: ussr-pw</p><p>game_turn: 1</p><pre>" + mangled.replace("&", "&amp;").replace("<", "&lt;")
+            + "</pre>")
     html.set_content(body, subtype="html", cte="quoted-printable")
     _deliver(config.imap, html)
     _deliver(config.imap, html)  # the same mail delivered twice
@@ -279,12 +283,12 @@ def test_reminders_lateness_and_the_deadline(game: Path, config: MailConfig, mai
     _run(game, config, START)  # opens game turn 1: due Wednesday 10:00, late 16:00
     _run(game, config, "2026-11-24T11:00")  # 23 hours before: the 24-hour reminder
     _run(game, config, "2026-11-24T12:00")  # not again
-    reminders = [m for m in mailboxes.of("ussr@example.org") if m["Subject"].startswith("Reminder")]
+    reminders = [m for m in mailboxes.of("ussr@example.org") if "] Reminder: " in m["Subject"]]
     assert len(reminders) == 1 and "due Wed 25 Nov 10:00 UTC" in reminders[0]["Subject"]
     status = CliRunner().invoke(app, ["status", str(game)]).stdout
     assert "orders due Wed 25 Nov 2026 10:00 UTC (then 6 h of grace; missing orders: standing)" in status
     _run(game, config, "2026-11-25T11:00")  # past the deadline: a lateness notice
-    assert any(m["Subject"].startswith("Late: orders for ussr") for m in mailboxes.of("ussr@example.org"))
+    assert any("] Late: orders for ussr" in m["Subject"] for m in mailboxes.of("ussr@example.org"))
     assert not (game / "ledger.jsonl").exists()
     _run(game, config, "2026-11-25T16:30")  # past the grace: played with empty orders
     entry = json.loads((game / "ledger.jsonl").read_text().splitlines()[-1])
@@ -329,12 +333,12 @@ def test_each_player_gets_their_own_private_report_and_never_another(tmp_path: P
     for side, player in (("soviet", "marie"), ("german", "frantisek")):
         orders = (EXAMPLES / "undaunted-stalingrad" / "orders" / f"{name}-{side}.yaml").read_text()
         _deliver(config.imap, _orders_mail(side, orders, f"<{side}@x>", password=f"{player}-pw",
-                                           sender=f"{player}@example.org"))
+                                           sender=f"{player}@example.org", turn=last["turn"]))
     _run(game=folder, config=config)
     ours = json.loads((folder / "ledger.jsonl").read_text().splitlines()[-1])
     assert ours["state_sha256"] == last["state_sha256"]
     for player, own, other in (("marie", "soviet", "german"), ("frantisek", "german", "soviet")):
-        report = next(m for m in mailboxes.of(f"{player}@example.org") if m["Subject"].startswith("R1 "))
+        report = next(m for m in mailboxes.of(f"{player}@example.org") if "played" in m["Subject"])
         names = {part.get_filename() for part in report.iter_attachments()}
         assert {f"report-{own}.html", f"report-{own}.md"} <= names
         assert not any(other in n for n in names)
@@ -369,8 +373,8 @@ def test_an_imap_server_that_drops_the_connection_mid_pass_loses_nothing(game: P
     with pytest.raises(ConnectionResetError):
         _run(game, config)
     monkeypatch.setattr(loop, "read_incoming", read)
-    journal = (game / "mail" / "handled.jsonl").read_text().splitlines()
-    assert [json.loads(line)["message_id"] for line in journal] == ["<first@x>"]
+    journal = [json.loads(line) for line in (game / "mail" / "journal.jsonl").read_text().splitlines()]
+    assert [step["message_id"] for step in journal if step["step"] == "handled"] == ["<first@x>"]
     imap.start()  # back, with both mails still to be fetched (a real server keeps them)
     _deliver(config.imap, first)
     _deliver(config.imap, second)

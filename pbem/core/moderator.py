@@ -5,6 +5,8 @@ awaited, the orders received for the next game turn, and the turn file that play
                                        numbered from 001 and never overwritten; the latest valid
                                        one counts
     GAME/standing/ROLE.yaml            a role's standing orders, in force in every other role's turn
+    GAME/standing/versions/ROLE.VVV.yaml  each version of them that a turn played (the turn file
+                                       names it, so a later change leaves earlier turns verifying)
 
 `pbem status` reports it; `pbem receive` stores and checks a version; `pbem next` writes the turn
 file from it all (the seed to reveal from secret.yaml) and adjudicates it, so a moderator never
@@ -30,6 +32,8 @@ from pbem.core.yamlio import Document, dump_yaml, load_document
 from pbem.rulesets import get_ruleset
 
 INBOX = "inbox"
+VERSIONS = "versions"
+"""standing/versions/ROLE.VVV.yaml: each version of a role's standing orders that a turn played."""
 VERSION = re.compile(r"^(?P<role>[a-z_]+)\.(?P<version>\d{3})\.yaml$")
 MAX_VERSIONS = 999
 
@@ -112,11 +116,12 @@ def latest_valid(position: Position, role: str) -> tuple[Path | None, list[tuple
     return None, refused
 
 
-def receive(position: Position, text: str, shown: str, role: str | None = None) -> tuple[Path, str, list[Problem]]:
-    """Store a submission as the next version of its role's orders (never overwriting one) and
-    check it: (where it was stored, its role, its problems). The role is the one the orders name,
-    or `role` (the sender's) when they cannot be read. `InputError` when that is no awaited role,
-    so that it cannot be stored anywhere."""
+def read_submission(position: Position, text: str, shown: str, role: str | None = None,
+                    turn: int | None = None) -> tuple[Document | None, str, list[Problem]]:
+    """A submission's orders as read, its role (the one the orders name, or `role`, the sender's,
+    when they cannot be read) and the problems that stop it being read. `InputError` when that role
+    is not awaited in game turn `turn` (default the next one), so that it cannot be stored anywhere;
+    orders for a later game turn are kept unchecked, since its position is not known yet."""
     from pbem.core.yamlio import parse_document
     role_field = position.ruleset.role_field
     try:
@@ -125,22 +130,73 @@ def receive(position: Position, text: str, shown: str, role: str | None = None) 
     except InputError as exc:
         doc, unread = None, exc.problems
     named = doc.data.get(role_field) if doc is not None and isinstance(doc.data, dict) else None
-    role = named or role
-    if role not in position.awaited:
+    role = named if isinstance(named, str) else role
+    if (turn or position.turn) == position.turn and role not in position.awaited:
         awaited = ", ".join(position.awaited) or "nobody: the game is over"
         problem = f"game turn {position.turn} awaits no orders from {role!r}" if role else \
             f"the orders cannot be read, so they name no {role_field}"
         raise InputError(unread + [Problem(shown, None, role_field, problem, awaited)])
-    box = position.inbox()
-    box.mkdir(parents=True, exist_ok=True)
-    number = len(versions(position, role)) + 1
+    if role not in position.ruleset.powers:
+        raise InputError(unread + [Problem(shown, None, role_field, f"{role!r} is no role of this game",
+                                           ", ".join(position.ruleset.powers))])
+    return doc, role, unread
+
+
+def next_version(position: Position, role: str, turn: int | None = None) -> Path:
+    """Where the next version of `role`'s orders for game turn `turn` (default the next) goes."""
+    box = position.inbox(turn)
+    taken = [int(m["version"]) for p in box.iterdir() if (m := VERSION.match(p.name)) and m["role"] == role] \
+        if box.is_dir() else []
+    number = max(taken, default=0) + 1
     if number > MAX_VERSIONS:
-        raise InputError([Problem(shown, None, "", f"{role} has sent {MAX_VERSIONS} versions for this turn already")])
-    path = box / f"{role}.{number:03d}.yaml"
-    staging = box / f".{path.name}.new"
+        raise InputError([Problem(display_path(box), None, "", f"{role} has sent {MAX_VERSIONS} versions for this "
+                                  "game turn already")])
+    return box / f"{role}.{number:03d}.yaml"
+
+
+def store_version(path: Path, text: str) -> None:
+    """Write a received version whole or not at all; never over another."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    staging = path.parent / f".{path.name}.new"
     staging.write_text(text, encoding="utf-8")
-    os.replace(staging, path)  # a version appears whole or not at all
+    os.replace(staging, path)
+
+
+def receive(position: Position, text: str, shown: str, role: str | None = None) -> tuple[Path, str, list[Problem]]:
+    """Store a submission as the next version of its role's orders for the next game turn (never
+    overwriting one) and check it: (where it was stored, its role, its problems)."""
+    doc, role, unread = read_submission(position, text, shown, role)
+    path = next_version(position, role)
+    store_version(path, text)
     return path, role, unread if doc is None else check(position, role, doc)
+
+
+def check_standing(position: Position, role: str, doc: Document) -> list[Problem]:
+    """Every problem of one role's standing orders, as `pbem validate` finds them."""
+    ruleset = position.ruleset
+    problems = validate("standing-orders", doc, ruleset.schema_package)
+    if problems:
+        return problems
+    if doc.data.get(ruleset.role_field) != role:
+        return [doc.problem((ruleset.role_field,), f"these standing orders are for "
+                            f"{doc.data.get(ruleset.role_field)!r}, not {role!r}", role)]
+    return ruleset.check_standing_orders(position.state, doc)
+
+
+def standing_in_force(position: Position, role: str) -> Path:
+    """The immutable version of `role`'s standing orders now in force (standing/ROLE.yaml, which
+    the moderator or a player's mail may change), made when the file changed since the last one,
+    so that a turn file names exactly what it played and earlier turns keep verifying."""
+    current_file = position.folder / STANDING / f"{role}.yaml"
+    data = current_file.read_bytes()
+    folder = position.folder / STANDING / VERSIONS
+    found = sorted((int(m["version"]), p) for p in folder.iterdir()
+                   if (m := VERSION.match(p.name)) and m["role"] == role) if folder.is_dir() else []
+    if found and found[-1][1].read_bytes() == data:
+        return found[-1][1]
+    path = folder / f"{role}.{(found[-1][0] if found else 0) + 1:03d}.yaml"
+    store_version(path, data.decode("utf-8", errors="replace"))
+    return path
 
 
 def turn_name(position: Position) -> str:
@@ -186,7 +242,8 @@ def write_next_turn(position: Position, missing: str = "wait") -> Path:
         orders[role] = f"../{chosen.relative_to(folder).as_posix()}"
     if problems:
         raise InputError(problems)
-    standing = {role: f"../{STANDING}/{role}.yaml" for role in standing_docs(position, awaited)}
+    standing = {role: f"../{standing_in_force(position, role).relative_to(folder).as_posix()}"
+                for role in standing_docs(position, awaited)}
     data: dict[str, Any] = {"ruleset": ruleset.id,
                             "state": f"../{position.state_path.relative_to(folder).as_posix()}",
                             "orders": orders[awaited[0]] if len(awaited) == 1 else orders}

@@ -55,10 +55,11 @@ class Deadline:
     reminders: tuple[int, ...] = (24,)
     """Hours before the deadline at which those who have not sent valid orders are reminded."""
 
-    def due(self, start: datetime) -> datetime:
-        """The deadline of a turn that began at `start`: `hours` later, counting only the hours of
-        the days the policy counts (a weekend off pushes a Friday turn into the next week)."""
-        left, moment = self.hours, start
+    def due(self, start: datetime, hours: float | None = None) -> datetime:
+        """The deadline of a turn that began at `start`: `hours` (the policy's) later, counting only
+        the hours of the days the policy counts (a weekend off pushes a Friday turn into the next
+        week)."""
+        left, moment = self.hours if hours is None else hours, start
         while True:
             counting = WEEKDAYS[moment.weekday()] in self.weekdays
             day_end = (moment + timedelta(days=1)).replace(hour=0, minute=0, second=0, microsecond=0)
@@ -68,6 +69,11 @@ class Deadline:
             if counting:
                 left -= span
             moment = day_end
+
+    def reminder(self, start: datetime, before: int) -> datetime | None:
+        """When the reminder `before` counted hours ahead of the deadline goes out; None when the
+        turn is shorter than that."""
+        return self.due(start, self.hours - before) if before < self.hours else None
 
     def late(self, start: datetime) -> datetime:
         """When the grace after the deadline is over and the missing-orders policy applies."""
@@ -81,6 +87,9 @@ class Players:
     players: tuple[Player, ...]
     deadline: Deadline
     missing_orders: str
+
+    def without_password(self) -> list[str]:
+        return [p.name for p in self.players if p.password is None]
 
     def of_role(self, role: str) -> Player:
         return next(p for p in self.players if role in p.roles)

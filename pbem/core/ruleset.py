@@ -129,6 +129,11 @@ class Ruleset(ABC):
         """The state as `audience` (``public``, a role, or ``moderator``) may see it."""
         return state
 
+    def private_brief(self, state: dict[str, Any], role: str) -> list[str]:
+        """What only `role` may know of the position, in a few lines, for a mail that only its
+        player reads before a decision (a hand of cards); nothing in a game without secrets."""
+        return []
+
     @abstractmethod
     def check_state(self, state: Document) -> list[Problem]:
         """Problems with a state file beyond its schema (unknown spaces or units, ...)."""

@@ -1,104 +1,264 @@
-"""One pass of the mail loop (`pbem mail run GAME`): read the mailbox, answer every new mail,
-adjudicate when the orders are in, send the reports, remind and apply the deadline.
+"""One pass of the mail loop (`pbem mail run FOLDER`), over one game or every game of a club's
+folder, in one IMAP session: finish what a killed pass began, read the new mails in arrival order
+and give each to its game, answer it, play every turn whose orders are in, mail the reports, remind
+and apply the deadline, and send what waits in the outboxes.
 
-    GAME/mail/handled.jsonl   every message handled: its Message-ID, sender and outcome
-    GAME/mail/turns.json      each game turn's start (the report that opened it), reminders sent
-    GAME/mail/outbox/*.eml    mails waiting for the server, named by what they are
-    GAME/mail/sent/*.eml      mails the server took
-    GAME/mail/log.txt         what each pass did
+A mail is routed by an address tag (`game+FOLDER@...` in To, Cc or Delivered-To), by `[FOLDER]` or
+`[GAME NAME]` in its subject, or by its sender when they play in only one game. Nothing one mail
+holds can stop the pass: any failure to read, check or answer it is journalled with why, and the
+pass goes on with the next. A game whose pass fails (its players file broken, say) is logged and
+the other games go on.
+
+    FOLDER/mail/imap.json     the mailbox's last mail read (UIDVALIDITY and UID), so a pass
+                              fetches only new mails (FOLDER/mail-imap.json for a club's folder)
+    FOLDER/mail-log.txt       a club's folder: the mails that belong to no game
 """
 
 from __future__ import annotations
 
-import hashlib
+import errno
 import imaplib
 import json
-import os
 import re
 import smtplib
 import ssl
-from datetime import datetime, timedelta
+from dataclasses import dataclass, field
+from datetime import datetime
 from email import policy
 from email.parser import BytesParser
-from email.utils import parseaddr
+from email.utils import getaddresses, parseaddr
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from pbem.core.errors import InputError, Problem, display_path
-from pbem.core.folder import MAIL_DIR, TURN_CLOCKS, private_reports
-from pbem.core.moderator import Position, current, latest_valid, play_turn, receive, write_next_turn
-from pbem.core.players import PLAYERS_FILE, Player, Players, read_players
-from pbem.core.yamlio import parse_document
+from pbem.core.folder import GAME_FILE, MAIL_DIR
+from pbem.core.moderator import current
+from pbem.core.players import PLAYERS_FILE, read_players
+from pbem.core.yamlio import load_document
+from pbem.mail.answers import Answers
 from pbem.mail.config import MailConfig, Server
-from pbem.mail.messages import Incoming, outgoing, read_incoming
+from pbem.mail.messages import Incoming, read_incoming
+from pbem.mail.room import GameBusy, Mailroom, disk_problem, game_lock, write_whole
+from pbem.mail.turns import GameTurns
 
-UNFOLDED = policy.SMTP.clone(max_line_length=998)
-"""Headers on one line (a folded subject reads with a leading blank in some clients)."""
 SIZE = re.compile(rb"RFC822\.SIZE (\d+)")
+HEADERS = "(RFC822.SIZE BODY.PEEK[HEADER.FIELDS (MESSAGE-ID FROM TO CC DELIVERED-TO SUBJECT)])"
 
 
-def _write(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    staging = path.parent / f".{path.name}.new"
-    staging.write_bytes(data)
-    os.replace(staging, path)
+class GamePass:
+    """One game's share of a pass."""
 
+    def __init__(self, game: Path, now: datetime, render) -> None:
+        self.game = game
+        position = current(game)
+        players = read_players(game, position.ruleset.powers)
+        if players is None:
+            raise InputError([Problem(display_path(game / PLAYERS_FILE), None, "", "a game run by mail needs its "
+                                      "players file", "see docs/moderating.md")])
+        nameless = players.without_password()
+        if nameless:
+            raise InputError([Problem(display_path(game / PLAYERS_FILE), None, "password", "no game password for "
+                                      f"{', '.join(nameless)}: anyone could send orders in their name",
+                                      f"`pbem players {display_path(game)} --new-password NAME --mail` for each")])
+        info = load_document(game / GAME_FILE).data
+        self.name = str(info.get("game") or game.name)
+        # unique to this game, so that two games' mails to one player never share a Message-ID
+        self.room = Mailroom(game, now, str(info.get("dice", {}).get("commitment") or game.resolve()))
+        self.players = players
+        self.answers = Answers(self.name, players, self.room)
+        self.turns = GameTurns(game, players, self.room, self.answers, render)
+        if not self.room.started:
+            self.turns.announce(position)
 
-class Mailroom:
-    """The game's mail folder: the journal of handled mails, the turns' clocks, the outbox."""
-
-    def __init__(self, game: Path, now: datetime) -> None:
-        self.root, self.now, self.lines = game / MAIL_DIR, now, []
-        self.handled = self._journal()
-        path = game / TURN_CLOCKS
-        self.turns: dict[str, dict[str, Any]] = json.loads(path.read_text()) if path.exists() else {}
-
-    def _journal(self) -> dict[str, dict[str, Any]]:
-        path = self.root / "handled.jsonl"
-        if not path.exists():
-            return {}
-        entries = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-        return {e["message_id"]: e for e in entries}
-
-    def record(self, message_id: str, **facts: Any) -> None:
-        self.handled[message_id] = {"message_id": message_id, **facts}
-        text = "".join(json.dumps(e, sort_keys=True) + "\n" for e in self.handled.values())
-        _write(self.root / "handled.jsonl", text.encode())
-
-    def save_turns(self) -> None:
-        _write(self.root.parent / TURN_CLOCKS, json.dumps(self.turns, indent=1, sort_keys=True).encode())
-
-    def log(self, line: str) -> None:
-        self.lines.append(line)
-        with open(self.root / "log.txt", "a", encoding="utf-8") as out:
-            out.write(f"{self.now.isoformat(timespec='minutes')} {line}\n")
-
-    def queue(self, key: str, message) -> None:
-        """Put a mail in the outbox once: a mail of the same key waiting or sent is not queued again."""
-        digest = hashlib.sha256(key.encode()).hexdigest()[:24]
-        known = [p for folder in ("outbox", "sent") if (self.root / folder).is_dir()
-                 for p in (self.root / folder).glob("*.eml")]
-        if any(p.name.endswith(f"-{digest}.eml") for p in known):
+    def handle(self, incoming: Incoming) -> None:
+        """Answer one mail. Turns are played once every mail is read, so that of two versions in
+        one pass the later counts; orders for a later game turn are kept for it."""
+        if incoming.message_id in self.room.handled:
             return
-        # numbered, so that mails go out in the order they were written
-        _write(self.root / "outbox" / f"{len(known) + 1:06d}-{digest}.eml", message.as_bytes(policy=UNFOLDED))
+        self.answers.handle(incoming, current(self.game))
 
-    def flush(self, server: Server) -> None:
-        """Send what waits in the outbox; a mail moves to sent/ only once the server took it, so a
-        failure leaves the rest for the next pass."""
-        waiting = sorted((self.root / "outbox").glob("*.eml")) if (self.root / "outbox").is_dir() else []
-        if not waiting:
-            return
-        with _smtp(server) as smtp:
-            for path in waiting:
-                raw = path.read_bytes()
-                message = BytesParser(policy=policy.default).parsebytes(raw, headersonly=True)
-                smtp.sendmail(parseaddr(str(message["From"]))[1], [parseaddr(str(message["To"]))[1]], raw)
-                (self.root / "sent").mkdir(exist_ok=True)
-                os.replace(path, self.root / "sent" / path.name)
-                self.log(f"sent to {message['To']}: {message['Subject']}")
+    def failed(self, message_id: str, sender: str, why: str) -> None:
+        self.room.log(f"{message_id} from {sender!r}: could not be handled: {why}")
+        self.room.note("handled", message_id=message_id, sender=sender, outcome="failed", why=why)
+
+
+@dataclass
+class Pass:
+    """A pass over the games of one mailbox."""
+
+    config: MailConfig
+    now: datetime
+    render: Any
+    lines: list[str] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+    def open(self, game: Path, stack) -> GamePass | None:
+        try:
+            stack.enter_context(game_lock(game))
+            return GamePass(game, self.now, self.render)
+        except GameBusy:
+            self.lines.append(f"{display_path(game)}: another pass is at work on it; left to it")
+        except InputError as exc:
+            self.problems += exc.problems
+            _log_outside(game, "the pass stopped: " + "; ".join(str(p) for p in exc.problems), self.now)
+        return None
+
+
+def run_pass(game: Path, config: MailConfig, now: datetime, render) -> list[str]:
+    """One full pass over one game and its own mailbox; returns what it did, line by line (also in
+    mail/log.txt). `InputError` when the game cannot be run (its files say why)."""
+    lines, problems = _run([game], game / MAIL_DIR / "imap.json", config, now, render, single=True)
+    if problems:
+        raise InputError(problems)
+    return lines
+
+
+def run_club(folder: Path, config: MailConfig, now: datetime, render) -> tuple[list[str], list[Problem]]:
+    """One pass over every game in `folder` (each subfolder with a game.yaml and a players file),
+    all from one mailbox."""
+    games = sorted(p for p in folder.iterdir() if (p / GAME_FILE).is_file() and (p / PLAYERS_FILE).is_file())
+    return _run(games, folder / "mail-imap.json", config, now, render, single=False)
+
+
+def _run(games: list[Path], mark: Path, config: MailConfig, now: datetime, render,
+         single: bool) -> tuple[list[str], list[Problem]]:
+    from contextlib import ExitStack
+    work = Pass(config, now, render)
+    with ExitStack() as stack:
+        passes: dict[Path, GamePass] = {}
+        try:
+            for game in games:
+                opened = work.open(game, stack)
+                if opened is not None:
+                    passes[game] = opened
+                    opened.turns.recover()
+            if passes:
+                _flush(passes.values(), config.smtp, stack)
+                _read_mailbox(passes, mark, work, single)
+                for game_pass in passes.values():
+                    game_pass.turns.advance()
+                _flush(passes.values(), config.smtp, stack)
+        except OSError as exc:
+            if _is_server(exc):
+                raise
+            raise disk_problem(exc, games[0] if single else mark.parent) from None
+        for game_pass in passes.values():
+            work.lines += game_pass.room.lines
+    return work.lines, work.problems
+
+
+def _is_server(exc: OSError) -> bool:
+    """Whether an error came from the mail servers or the network, not from this machine's disk
+    (a file operation names its file; a write names none but says the disk is full or read-only)."""
+    return exc.filename is None and exc.errno not in (errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO)
+
+
+def _read_mailbox(passes: dict[Path, GamePass], mark: Path, work: Pass, single: bool) -> None:
+    """Give every new mail to its game, in arrival order."""
+    seen = json.loads(mark.read_text()) if mark.is_file() else {}
+    imap = _imap(work.config.imap)
+    try:
+        _, status = imap.response("UIDVALIDITY")
+        validity = (status[0] or b"").decode()
+        last = seen.get("last_uid", 0) if seen.get("uidvalidity") == validity else 0
+        _, found = imap.uid("SEARCH", None, f"UID {last + 1}:*")
+        for uid in sorted(int(u) for u in found[0].split() if int(u) > last):
+            _one_mail(imap, uid, passes, work, single)
+            write_whole(mark, json.dumps({"uidvalidity": validity, "last_uid": uid}).encode())
+    finally:
+        try:
+            imap.logout()
+        except (OSError, imaplib.IMAP4.error):
+            pass
+
+
+def _one_mail(imap: imaplib.IMAP4, uid: int, passes: dict[Path, GamePass], work: Pass, single: bool) -> None:
+    _, data = imap.uid("FETCH", str(uid), HEADERS)
+    if not data or not isinstance(data[0], tuple):
+        return  # expunged meanwhile
+    meta, header = data[0]
+    size_found = SIZE.search(meta)
+    size = int(size_found.group(1)) if size_found else 0
+    head = BytesParser(policy=policy.compat32).parsebytes(header, headersonly=True)
+    message_id = _clean(head.get("Message-ID")) or f"<uid-{uid}@{work.config.imap.host}>"
+    sender = parseaddr(_clean(head.get("From")))[1].lower()
+    game_pass = next(iter(passes.values())) if single else _route(head, sender, passes)
+    if game_pass is None:
+        _log_outside(next(iter(passes)).parent, f"{message_id} from {sender!r}: belongs to no game; ignored",
+                     work.now, club=True)
+        return
+    if message_id in game_pass.room.handled:
+        return
+    if size > work.config.max_message_bytes:
+        _too_big(game_pass, message_id, sender, size, work.config.max_message_bytes)
+        return
+    _, body = imap.uid("FETCH", str(uid), "(BODY.PEEK[])")
+    raw = body[0][1] if body and isinstance(body[0], tuple) else b""
+    try:
+        incoming = read_incoming(raw)
+        incoming.message_id = message_id  # the journal's key, as the headers gave it
+        game_pass.handle(incoming)
+    except OSError:
+        raise  # this machine's disk or the servers: the next pass takes this mail again
+    except Exception as exc:  # noqa: BLE001 - one mail never stops the pass: it is journalled with why
+        game_pass.failed(message_id, sender, f"{type(exc).__name__}: {exc}"[:300])
+
+
+def _clean(value: Any) -> str:
+    """A header as one line of text, whatever its bytes."""
+    text = str(value or "")
+    return re.sub(r"[\x00-\x1f\x7f\x85\u2028\u2029]+", " ", text).strip()[:500]
+
+
+def _route(head, sender: str, passes: dict[Path, GamePass]) -> GamePass | None:
+    """The game a mail of a club's mailbox is for: its address tag, its subject, or its sender."""
+    addresses = getaddresses([_clean(head.get(h)) for h in ("To", "Cc", "Delivered-To")])
+    tags = {address.split("@")[0].split("+", 1)[1].lower() for _, address in addresses
+            if "+" in address.split("@")[0]}
+    subject = _clean(head.get("Subject")).lower()
+    for game, game_pass in passes.items():
+        if game.name.lower() in tags or f"[{game.name.lower()}]" in subject or \
+                f"[{game_pass.name.lower()}]" in subject:
+            return game_pass
+    playing = [p for p in passes.values() if p.players.by_address(sender) is not None]
+    return playing[0] if len(playing) == 1 else None
+
+
+def _too_big(game_pass: GamePass, message_id: str, sender: str, size: int, limit: int) -> None:
+    player = game_pass.players.by_address(sender)
+    game_pass.room.log(f"{message_id} from {sender}: {size} bytes, over the limit of {limit}: not read")
+    if player is not None:
+        game_pass.answers.reply(player, Incoming(message_id, player.address, "your mail", None, None),
+                                f"Your mail of {size:,} bytes was not read: a mail to this game may have at most "
+                                f"{limit:,} bytes. Send the orders as a small YAML attachment or in the body.\n",
+                                refusal=True)
+    game_pass.room.note("handled", message_id=message_id, sender=sender, outcome="too big")
+
+
+def _log_outside(folder: Path, line: str, now: datetime, club: bool = False) -> None:
+    """A line in the game's log when its own files stop it, or the club's log for a stray mail."""
+    path = folder / "mail-log.txt" if club else folder / MAIL_DIR / "log.txt"
+    try:
+        path.parent.mkdir(exist_ok=True)
+        with open(path, "a", encoding="utf-8") as out:
+            out.write(f"{now.isoformat(timespec='minutes')} {line}\n")
+    except OSError:
+        pass  # the log is a courtesy; the pass's own output says it too
+
+
+def _flush(passes, server: Server, stack) -> None:
+    """Send what waits in every outbox over one SMTP session; a mail moves to sent/ only once the
+    server took it, so a failure leaves the rest for the next pass."""
+    smtp = None
+    for game_pass in passes:
+        for path in game_pass.room.waiting():
+            raw = path.read_bytes()
+            head = BytesParser(policy=policy.default).parsebytes(raw, headersonly=True)
+            if smtp is None:
+                smtp = stack.enter_context(_smtp(server))
+            smtp.sendmail(parseaddr(str(head["From"]))[1], [parseaddr(str(head["To"]))[1]], raw)
+            game_pass.room.sent(path)
+            game_pass.room.log(f"sent to {head['To']}: {head['Subject']}")
 
 
 def _context(server: Server) -> ssl.SSLContext:
@@ -127,247 +287,4 @@ def _imap(server: Server) -> imaplib.IMAP4:
     imap.login(server.user, server.password)
     imap.select("INBOX")
     return imap
-
-
-def _fetch(config: MailConfig):
-    """(message id, sender header, size, raw bytes or None when too big) of every mail in the inbox."""
-    imap = _imap(config.imap)
-    try:
-        _, found = imap.uid("SEARCH", None, "ALL")
-        for uid in found[0].split():
-            _, data = imap.uid("FETCH", uid, "(RFC822.SIZE BODY.PEEK[HEADER.FIELDS (MESSAGE-ID FROM)])")
-            meta, header = data[0][0], data[0][1]
-            size = int(SIZE.search(meta).group(1))
-            head = BytesParser(policy=policy.default).parsebytes(header, headersonly=True)
-            message_id = (head.get("Message-ID") or "").strip()
-            yield uid, message_id, str(head.get("From") or ""), size, imap
-    finally:
-        try:
-            imap.logout()
-        except (OSError, imaplib.IMAP4.error):
-            pass
-
-
-def run_pass(game: Path, config: MailConfig, now: datetime, render) -> list[str]:
-    """One full pass; returns what it did, line by line (also in mail/log.txt)."""
-    position = current(game)
-    players = read_players(game, position.ruleset.powers)
-    if players is None:
-        raise InputError([_problem(game / PLAYERS_FILE, "a game run by mail needs its players file")])
-    room = Mailroom(game, now)
-    room.flush(config.smtp)  # what a killed pass left
-    _announce_players(game, players, room)
-    for uid, message_id, sender, size, imap in _fetch(config):
-        if message_id and message_id in room.handled:
-            continue
-        if size > config.max_message_bytes:
-            _too_big(message_id or f"<uid-{int(uid)}@{config.imap.host}>", sender, size, config, players, room)
-            continue
-        _, data = imap.uid("FETCH", uid, "(BODY.PEEK[])")
-        incoming = read_incoming(data[0][1])
-        if incoming.message_id in room.handled:
-            continue
-        _handle(incoming, players, current(game), room)
-    _advance(game, players, room, render)
-    room.flush(config.smtp)
-    return room.lines
-
-
-def _problem(path: Path, text: str) -> Problem:
-    return Problem(display_path(path), None, "", text, "see docs/moderating.md")
-
-
-def _sender(players: Players) -> str:
-    return f"{players.moderator_name} <{players.moderator_address}>"
-
-
-def _reply(room: Mailroom, players: Players, player: Player, incoming: Incoming, subject: str, text: str) -> None:
-    room.queue(f"reply|{incoming.message_id}", outgoing(
-        _sender(players), player.address, f"Re: {incoming.subject or subject}", text,
-        reply_to=incoming.message_id, key=f"reply|{incoming.message_id}"))
-
-
-def _too_big(message_id: str, sender: str, size: int, config: MailConfig, players: Players, room: Mailroom) -> None:
-    player = players.by_address(parseaddr(sender)[1])
-    room.log(f"{message_id} from {sender}: {size} bytes, over the limit of {config.max_message_bytes}: not read")
-    if player is not None:
-        fake = Incoming(message_id, player.address, "your mail", None, None)
-        _reply(room, players, player, fake, "your mail",
-               f"Your mail of {size:,} bytes was not read: a mail to this game may have at most "
-               f"{config.max_message_bytes:,} bytes. Send the orders as a small YAML attachment or in the body.")
-    room.record(message_id, sender=sender, outcome="too big")
-
-
-def _handle(incoming: Incoming, players: Players, position: Position, room: Mailroom) -> None:
-    player = players.by_address(incoming.sender)
-    if player is None:  # no reply: a stranger's address may be forged, and a reply would be spam
-        room.log(f"{incoming.message_id} from {incoming.sender}: not a player of this game; ignored")
-        room.record(incoming.message_id, sender=incoming.sender, outcome="not a player")
-        return
-    if not player.knows(incoming.password):
-        room.log(f"{incoming.message_id} from {incoming.sender}: wrong or missing game password; refused")
-        _reply(room, players, player, incoming, "orders", "Your mail was refused: its game password is wrong or "
-               "missing. Put a line 'password: YOUR-GAME-PASSWORD' above your orders. If you did not send it, "
-               "someone else used your address; your orders on file are unchanged.")
-        room.record(incoming.message_id, sender=incoming.sender, outcome="wrong password")
-        return
-    if not incoming.text or not incoming.text.strip():
-        _reply(room, players, player, incoming, "orders", "Your mail held no orders: send them as a YAML "
-               "attachment or as the text of the mail.")
-        room.record(incoming.message_id, sender=incoming.sender, outcome="no orders")
-        return
-    default_role = player.roles[0] if len(player.roles) == 1 else None
-    try:
-        stored, role, problems = receive(position, incoming.text, f"your mail {incoming.message_id}", default_role)
-    except InputError as exc:
-        _reply(room, players, player, incoming, "orders", "Your orders were not stored:\n" +
-               "\n".join(f"- {p}" for p in exc.problems))
-        room.record(incoming.message_id, sender=incoming.sender, outcome="refused")
-        return
-    if role not in player.roles:
-        stored.unlink()
-        _reply(room, players, player, incoming, "orders", f"Your orders are for {role}, whom you do not play "
-               f"(you play {', '.join(player.roles)}); they were not stored.")
-        room.record(incoming.message_id, sender=incoming.sender, outcome="not your role")
-        return
-    where = stored.relative_to(position.folder).as_posix()
-    repaired = []
-    try:
-        repaired = [f"line {n.line}: {n.message}" for n in parse_document(incoming.text, "orders").notes]
-    except InputError:
-        pass  # the problems say why it cannot be read
-    notes = "".join(f"- {note}\n" for note in incoming.notes + repaired)
-    if problems:
-        text = (f"Your orders for {role}, game turn {position.turn}, were stored as {where} but are NOT valid: they "
-                "do not count until a valid version comes. Every problem:\n" +
-                "\n".join(f"- {p}" for p in problems) + "\n")
-    else:
-        digest = hashlib.sha256(incoming.text.encode()).hexdigest()
-        understood = _understood(position, role, incoming.text)
-        text = (f"Your orders for {role}, game turn {position.turn}, are valid and stored as {where}.\n"
-                f"SHA-256 of the orders: {digest}\n\nAs understood:\n{understood}\n"
-                "A later valid version replaces them until the turn is played.\n")
-    if notes:
-        text += "\nHow your mail was read:\n" + notes
-    _reply(room, players, player, incoming, "orders", text)
-    room.log(f"{incoming.message_id} from {incoming.sender}: {role}'s orders stored as {where}, "
-             f"{'not valid' if problems else 'valid'}")
-    room.record(incoming.message_id, sender=incoming.sender, outcome="stored", stored=where, valid=not problems)
-
-
-def _compact(data: Any) -> Any:
-    """The canonical orders without the fields left empty, as a player reads them back."""
-    if isinstance(data, dict):
-        kept = {k: _compact(v) for k, v in data.items()}
-        return {k: v for k, v in kept.items() if v not in (None, [], {})}
-    if isinstance(data, list):
-        return [_compact(v) for v in data]
-    return data
-
-
-def _understood(position: Position, role: str, text: str) -> str:
-    doc = parse_document(text, "orders")
-    decided = position.ruleset.decisions(position.state, {role: doc}, {})
-    return yaml.safe_dump(_compact(decided), sort_keys=False, allow_unicode=True, width=100)
-
-
-def _announce_players(game: Path, players: Players, room: Mailroom) -> None:
-    """Tell everyone who plays what whenever the players file changes (passwords never shown)."""
-    digest = hashlib.sha256((game / PLAYERS_FILE).read_bytes()).hexdigest()
-    lines = "\n".join(f"- {p.name} <{p.address}>: {', '.join(p.roles)}" for p in players.players)
-    policy = players.deadline
-    text = (f"The players of this game, as the moderator's players file now says:\n{lines}\n\n"
-            f"Orders are due {policy.hours} hours after each report (counting {', '.join(policy.weekdays)}), "
-            f"with {policy.grace_hours} hours of grace; missing orders: {players.missing_orders}.\n")
-    for player in players.players:
-        key = f"players|{digest}|{player.address}"
-        room.queue(key, outgoing(_sender(players), player.address, "The players of the game", text, key=key))
-
-
-def _advance(game: Path, players: Players, room: Mailroom, render) -> None:
-    """Adjudicate while every awaited role has valid orders (or the deadline's policy says to play
-    without them), mailing each turn's reports; else remind and warn as the deadline nears."""
-    for _ in range(100):  # a pass never plays more turns than this (a runaway guard)
-        position = current(game)
-        if not position.awaited:
-            return
-        clock = room.turns.setdefault(str(position.turn), {"started": room.now.isoformat(), "reminded": [],
-                                                            "late": False})
-        room.save_turns()
-        started = datetime.fromisoformat(clock["started"])
-        missing = [role for role in position.awaited if latest_valid(position, role)[0] is None]
-        due, late = players.deadline.due(started), players.deadline.late(started)
-        if missing and not (room.now >= late and players.missing_orders == "standing"):
-            _remind(position, players, room, clock, missing, due)
-            return
-        turn = write_next_turn(position, "standing" if missing else "wait")
-        if missing:
-            room.log(f"game turn {position.turn}: the deadline passed; {', '.join(missing)} play with empty orders")
-        out, files = play_turn(turn, render)
-        room.log(f"game turn {position.turn} played: {out.name}")
-        _mail_reports(game, players, room, position, out, files)
-
-
-def _remind(position: Position, players: Players, room: Mailroom, clock: dict[str, Any], missing: list[str],
-            due: datetime) -> None:
-    owing = {players.of_role(role).address: players.of_role(role) for role in missing}
-    for hours in sorted(players.deadline.reminders, reverse=True):
-        if hours not in clock["reminded"] and due - timedelta(hours=hours) <= room.now < due:
-            clock["reminded"].append(hours)
-            for player in owing.values():
-                roles = ", ".join(r for r in missing if r in player.roles)
-                key = f"reminder|{position.turn}|{hours}|{player.address}"
-                room.queue(key, outgoing(_sender(players), player.address,
-                                         f"Reminder: orders for {roles} due {due:%a %d %b %H:%M} UTC",
-                                         f"Game turn {position.turn} still needs valid orders for {roles}. They are "
-                                         f"due {due:%A %d %B %H:%M} UTC.\n", key=key))
-    if room.now >= due and not clock["late"]:
-        clock["late"] = True
-        for player in owing.values():
-            roles = ", ".join(r for r in missing if r in player.roles)
-            key = f"late|{position.turn}|{player.address}"
-            policy = "they will be played with empty orders and your standing orders" \
-                if players.missing_orders == "standing" else "the game waits for them"
-            room.queue(key, outgoing(_sender(players), player.address, f"Late: orders for {roles}",
-                                     f"The orders for {roles} were due {due:%A %d %B %H:%M} UTC and are not in. "
-                                     f"After {players.deadline.grace_hours} hours of grace {policy}.\n", key=key))
-    room.save_turns()
-
-
-def _mail_reports(game: Path, players: Players, room: Mailroom, before: Position, out: Path,
-                  files: dict[str, bytes]) -> None:
-    after = current(game)
-    done = ", ".join(before.awaited)
-    if after.awaited:
-        due = players.deadline.due(room.now)
-        following = f"{', '.join(after.awaited)} to play, orders due {due:%a %d %b %H:%M} UTC"
-    else:
-        following = "the game is over"
-    subject = f"R{before.state['round']} {done} done - {following}"
-    from pbem.render.palette import forum_png  # PIL: only when a turn is mailed
-    html = files["report.html"].decode()
-    png = files.get("map.png")
-    inline = {}
-    if png is not None:
-        inline["map"] = files.get("map-forum.png") or png  # the same board in a third of the bytes
-        html = re.sub(r'src="data:image/png;base64,[^"]*"', 'src="cid:map"', html, count=1)
-    if "charts.png" in files:  # the HTML's charts are SVG, which few mail clients show
-        inline["charts"] = files["charts.png"]
-        html = re.sub(r'src="data:image/svg\+xml;base64,[^"]*"', 'src="cid:charts"', html, count=1)
-    for player in players.players:
-        attachments = [("report.md", files["report.md"], "text/markdown"),
-                       ("report.bbcode", files["report.bbcode"], "text/plain")]
-        if png is not None:
-            # an Axis & Allies turn writes its forum-size map; a card game's board is small already
-            attachments.append(("map-forum.png", files.get("map-forum.png") or forum_png(png), "image/png"))
-        if "charts.png" in files:
-            attachments.append(("charts.png", files["charts.png"], "image/png"))
-        for role in player.roles:
-            for name in private_reports(role):
-                if name in files:
-                    attachments.append((name, files[name], "text/html" if name.endswith(".html") else "text/plain"))
-        key = f"report|{before.turn}|{player.address}"
-        room.queue(key, outgoing(_sender(players), player.address, subject, files["report.md"].decode(), html,
-                                 attachments, inline, key=key))
-    room.log(f"reports of game turn {before.turn} queued for {len(players.players)} players: {subject}")
 

@@ -27,6 +27,8 @@ class Incoming:
     text: str | None
     password: str | None
     notes: list[str] = field(default_factory=list)
+    body: str = ""
+    """The mail's own text, where the lines for pbem (password, game_turn) may stand above attached orders."""
 
 
 class _Text(HTMLParser):
@@ -98,7 +100,7 @@ def read_incoming(raw: bytes) -> Incoming:
         text = body_text
     if text is not None:
         text = PASSWORD_LINE.sub("", text, count=1)  # never stored
-    return Incoming(message_id, sender, str(message.get("Subject") or ""), text, password, notes)
+    return Incoming(message_id, sender, str(message.get("Subject") or ""), text, password, notes, body_text or "")
 
 
 def outgoing(sender: str, to: str, subject: str, text: str, html: str | None = None,

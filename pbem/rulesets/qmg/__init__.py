@@ -99,6 +99,13 @@ class Qmg(Ruleset):
             seen["countries"][country] = public
         return seen
 
+    def private_brief(self, state: dict[str, Any], role: str) -> list[str]:
+        own = self.view(state, role)["countries"][role]
+        lines = [f"your hand: {', '.join(own['hand_cards']) or 'empty'}", f"your draw deck: {own['deck']} cards"]
+        if own["response_cards"]:
+            lines.append(f"your face-down responses: {', '.join(own['response_cards'])}")
+        return lines
+
     def check_state(self, state: Document) -> list[Problem]:
         from pbem.rulesets.qmg.checkstate import check_state
         return check_state(self.pack, state)

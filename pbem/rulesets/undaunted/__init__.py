@@ -117,6 +117,12 @@ class Undaunted(Ruleset):
                 seen["campaign"]["removed"][side] = len(seen["campaign"]["removed"][side])
         return seen
 
+    def private_brief(self, state: dict[str, Any], role: str) -> list[str]:
+        cards = self.pack_for(state).cards
+        hand = state["sides"][role]["hand"]
+        return [f"your hand: {', '.join(f'{cards[c].label} {c}' for c in hand) or 'empty'}",
+                f"your deck: {len(state['sides'][role]['deck'])} cards"]
+
     def check_state(self, state: Document) -> list[Problem]:
         return check_state(self.pack_for(state.data), state)
 
