@@ -126,9 +126,19 @@ def _stop(pid: int | None, timeout: float = 10.0) -> None:
             return
         end = time.monotonic() + timeout
         while time.monotonic() < end:
-            if not Path(f"/proc/{pid}").exists():
+            if not _alive(pid):
                 return
             time.sleep(0.05)
+
+
+def _alive(pid: int) -> bool:
+    """Whether the process runs: a zombie has ended (a daemon's parent is init, which may be slow
+    to reap it)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    return not any(line.startswith("State:") and "Z" in line.split()[1] for line in status.splitlines())
 
 
 class RealMail:
@@ -217,6 +227,9 @@ class RealMail:
     def clear(self, *addresses: str) -> None:
         """Empty these mailboxes (every user's when none is named), over IMAP."""
         for address in addresses or tuple(self.users):
+            maildir = self.mail_root / address.lower() / "Maildir"
+            if not any(any((maildir / part).glob("*")) for part in ("new", "cur") if (maildir / part).is_dir()):
+                continue  # empty already: no need to log in
             imap = self._imap(address)
             try:
                 imap.select("INBOX")
