@@ -22,7 +22,7 @@ from pbem.core.players import password_hash
 from pbem.mail.config import MailConfig
 from pbem.mail.loop import run_pass
 from pbem.render import render_turn
-from tests.real_mail import DOMAIN, MODERATOR, ROLES
+from real_mail import DOMAIN, MODERATOR, ROLES  # as conftest.py imports it: one module, not two
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "aa-revised"
 PLAYERS = ROLES["aa-revised"]
