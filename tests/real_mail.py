@@ -2,7 +2,8 @@
 from the start, LMTP delivery into maildirs, SASL for Postfix) and a private Postfix (submission
 with STARTTLS and SASL, delivering @example.org by LMTP to Dovecot, nothing anywhere else), both on
 127.0.0.1 for one pytest session, configured only from files written under a fresh temporary
-folder: neither /etc/dovecot nor /etc/postfix is read.
+folder: no settings are read from /etc/dovecot or /etc/postfix, whatever state they are in (Postfix
+still reads its package's own files there: postfix-files, dynamicmaps.cf, post-install).
 
     def test_something(real_mail):
         real_mail.send("ussr@example.org", message)      # as a player's mail client does
