@@ -522,13 +522,25 @@ def real_mail():
         pytest.skip(reason)
     parent = _parent()
     stop_leftovers(parent)
-    folder = Path(tempfile.mkdtemp(prefix=PREFIX, dir=parent))
-    folder.chmod(0o755)  # Dovecot's and Postfix's unprivileged processes pass through it
-    servers = RealMail(folder)
+    for attempt in range(3):
+        folder = Path(tempfile.mkdtemp(prefix=PREFIX, dir=parent))
+        folder.chmod(0o755)  # Dovecot's and Postfix's unprivileged processes pass through it
+        servers = RealMail(folder)
+        try:
+            servers.start()
+            break
+        except RuntimeError as exc:
+            _end(servers)
+            # a free port another program took between our choosing it and the server binding it
+            if "in use" not in str(exc) or attempt == 2:
+                raise
     try:
-        servers.start()
         yield servers
     finally:
-        servers.stop()
-        if os.environ.get("PBEM_REAL_MAIL_KEEP") != "1":
-            shutil.rmtree(folder, ignore_errors=True)
+        _end(servers)
+
+
+def _end(servers: RealMail) -> None:
+    servers.stop()
+    if os.environ.get("PBEM_REAL_MAIL_KEEP") != "1":
+        shutil.rmtree(servers.folder, ignore_errors=True)
