@@ -67,7 +67,7 @@ def _orders_mail(role: str, game_password: str, message_id: str) -> EmailMessage
     mail["To"] = MODERATOR
     mail["Subject"] = f"{role} orders"
     mail["Message-ID"] = message_id
-    mail.set_content(f"password: {game_password}\n\nMy orders are attached.\n")
+    mail.set_content(f"password: {game_password}\ngame_turn: 1\n\nMy orders are attached.\n")
     first = json.loads((EXAMPLE / "ledger.jsonl").read_text().splitlines()[0])
     orders = (EXAMPLE / "orders" / Path(first["turn_file"]).name).read_bytes()
     mail.add_attachment(orders, maintype="application", subtype="yaml", filename="orders.yaml")
