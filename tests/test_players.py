@@ -3,6 +3,7 @@ only the days the game counts."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from datetime import datetime
 from pathlib import Path
@@ -54,6 +55,24 @@ def test_every_problem_of_a_players_file_is_named(game: Path) -> None:
     assert "players.yaml:4: players[1].address: 'bob-at-example' is not a mail address" in text
     assert "germany is played by Alice already" in text and "'ussr' is not a role of this game" in text
     assert "nobody plays united_kingdom" in text and "nobody plays united_states" in text
+
+
+@pytest.mark.parametrize("name", ["Mo\nBcc: eve@example.org", "Mo\r", "Mo\x00", "Mo\x85", "Mo\u2028", "Mo\u2029",
+                                  "Mo\u202e", "Mo\ufeff", "Mo\n"])
+def test_a_name_or_address_that_would_break_a_mail_header_is_refused(game: Path, name: str) -> None:
+    (game / "players.yaml").write_text(GOOD.replace("name: Mo", f"name: {json.dumps(name)}")
+                                       .replace("alice@example.org", json.dumps("alice@example.org\n")))
+    with pytest.raises(InputError) as caught:
+        read_players(game, QMG_ROLES)
+    allowed = "(allowed: one line of text, without control characters, line breaks or invisible format characters)"
+    assert [str(p) for p in caught.value.problems] == [
+        f"{game / 'players.yaml'}:1: moderator.name: {name!r} has the wrong form {allowed}",
+        f"{game / 'players.yaml'}:3: players[0].address: 'alice@example.org\\n' has the wrong form {allowed}"]
+
+
+def test_names_in_every_script_are_read(game: Path) -> None:
+    (game / "players.yaml").write_text(GOOD.replace("name: Mo", "name: Zoë Ñúñez-李 (می\u200cخواهم)"))
+    assert read_players(game, QMG_ROLES).moderator_name == "Zoë Ñúñez-李 (می\u200cخواهم)"
 
 
 def test_a_new_password_is_shown_once_and_only_its_hash_kept(game: Path) -> None:

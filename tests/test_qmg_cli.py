@@ -35,6 +35,21 @@ def test_validate_names_every_problem(tmp_path: Path) -> None:
     assert "Build Navy is not in japan's hand as many times as named" in result.stderr
 
 
+def test_validate_names_a_card_of_the_deck_that_is_not_in_hand(tmp_path: Path) -> None:
+    # Surprise Attack is in Japan's deck but not in its hand: it used to stop pbem with a traceback
+    bad = tmp_path / "orders.yaml"
+    bad.write_text("country: japan\nreallocate: {discard: [Surprise Attack], take: Sea Battle}\n"
+                   "play: {card: Surprise Attack, space: Hawaii}\n")
+    result = pbem("validate", bad, "--state", BEFORE_JAPAN)
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    hand = "Build Army, Build Navy, Build Navy, Build Navy, Land Battle, Land Battle, Sea Battle"
+    assert f"orders.yaml:2: reallocate.discard[0]: Surprise Attack is not in japan's hand (allowed: {hand})" \
+        in result.stderr
+    # the card is played from the hand the reallocation leaves: with the Sea Battle taken
+    assert f"orders.yaml:3: play.card[0]: Surprise Attack is not in japan's hand (allowed: {hand}, Sea Battle)" \
+        in result.stderr
+
+
 def test_the_schema_of_a_game_lists_its_names() -> None:
     schema = json.loads(pbem("schema", "orders", "--ruleset", "qmg").stdout)
     assert "Quartermaster General" in schema["title"]

@@ -69,18 +69,20 @@ class Reader:
         return card.id
 
     def in_hand(self, field: tuple, names: list[Any], hand: list[str]) -> list[str]:
-        """The named cards, each of which must be in hand (as many copies as named)."""
+        """The named cards that are in hand (as many copies as named); each one named that is not
+        is a problem, and left out, so that the cards returned can be taken from the hand."""
         have = Counter(self.pack.name(self.country, c) for c in hand)
         wanted = []
         for i, name in enumerate(names):
             found = self.card(field + (i,), name)
             if found is None:
                 continue
-            have[found] -= 1
-            if have[found] < 0:
+            if have[found] == 0:
                 self.problem(field + (i,), f"{found} is not in {self.country}'s hand" +
                              (" as many times as named" if found in wanted else ""),
                              ", ".join(sorted(self.pack.name(self.country, c) for c in hand)) or "the hand is empty")
+                continue
+            have[found] -= 1
             wanted.append(found)
         return wanted
 
