@@ -67,7 +67,7 @@ class GamePass:
         self.players = players
         self.answers = Answers(self.name, players, self.room)
         self.turns = GameTurns(game, players, self.room, self.answers, render)
-        if not self.room.started:
+        if not any(step.get("step") == "announced" for step in self.room.steps):
             self.turns.announce(position)
 
     def handle(self, incoming: Incoming) -> None:

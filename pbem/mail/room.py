@@ -95,11 +95,6 @@ class Mailroom:
                 steps.append(step)
         return steps
 
-    @property
-    def started(self) -> bool:
-        """Whether a pass ever ran on this game (the journal exists)."""
-        return (self.root / JOURNAL).exists()
-
     def note(self, step: str, **facts: Any) -> dict[str, Any]:
         """Append one step to the journal, on disk before the pass goes on."""
         entry = {"step": step, **facts}

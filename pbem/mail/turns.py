@@ -35,8 +35,9 @@ class GameTurns:
     def announce(self, position: Position) -> None:
         """The first pass tells every player the game has begun: the roles, who moves first and by
         when, how to send orders, and privately what each needs for their first decision."""
-        ledger = read_ledger(self.game) or []
-        self.room.note("baseline", turns=len(ledger))  # turns played before the game went by mail
+        if not any(step.get("step") == "baseline" for step in self.room.steps):
+            # the turns played before the game went by mail are not mailed
+            self.room.note("baseline", turns=len(read_ledger(self.game) or []))
         self._start_clock(position)
         roles = "\n".join(f"- {p.name}: {', '.join(p.roles)}" for p in self.players.players)
         first = self._whose_turn(position)
@@ -45,6 +46,7 @@ class GameTurns:
                     f"Who plays what:\n{roles}\n\n{first}\n\n" + self._how_to_send(position, player)
                     + self._private(position, player))
             self.answers.mail(f"announce|{player.address}", player, "The game begins", text)
+        self.room.note("announced")
         self.room.log(f"game announced to {len(self.players.players)} players")
 
     def _start_clock(self, position: Position) -> dict[str, Any]:
@@ -117,9 +119,11 @@ class GameTurns:
 
     def _play(self, position: Position, turn: Path, resumed: bool = False) -> bool:
         """Adjudicate a turn file and mail its reports; whether it was played. A turn file that
-        cannot be played is removed, so that the game is not stuck on it, and the moderator told."""
+        cannot be played is removed, so that the game is not stuck on it, and the moderator told.
+        An output folder of this turn, left by a pass stopped before the ledger, is replaced: the
+        turn is not in the ledger, so nobody has seen it."""
         try:
-            out, _ = play_turn(turn, self.render, force=resumed)
+            out, _ = play_turn(turn, self.render, force=True)
         except InputError as exc:
             turn.unlink(missing_ok=True)
             self.room.log(f"game turn {position.turn} could not be played; its turn file was removed: "
