@@ -15,6 +15,8 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from email import policy
+from email.errors import HeaderParseError
+from email.headerregistry import Address
 from email.message import EmailMessage, Message
 from email.utils import formatdate, make_msgid
 from html.parser import HTMLParser
@@ -25,6 +27,7 @@ YAML_TYPES = ("application/yaml", "application/x-yaml", "text/yaml", "text/x-yam
 PASSWORD_LINE = re.compile(r"^[ \t]*password[ \t]*:[ \t]*(\S+)[ \t\r]*$", re.IGNORECASE | re.MULTILINE)
 SIGNATURE = re.compile(r"^-- $", re.MULTILINE)
 MAX_SUBJECT = 200
+MAX_OUTGOING_SUBJECT = 300  # a reply's subject is "Re: " and the player's
 MAX_NAME = 100  # a display name or a file name
 MAX_ADDRESS = 254  # RFC 5321's longest path, less its angle brackets
 MAX_TEXT_BYTES = 1_000_000
@@ -43,6 +46,7 @@ _MESSAGE_ID = re.compile(r"<[A-Za-z0-9!#$%&'*+\-/=?^_`{|}~.@\[\]]{1,250}>")
 """What RFC 5322 allows in a Message-ID without quoting: nothing that could end a header field or
 need escaping in one."""
 _ADDRESS = re.compile(r"[^\s@]+@[^\s@]+")
+_DOMAIN = re.compile(r"[A-Za-z0-9.-]{1,200}")
 _TAG = re.compile(r"<[^<>]*>")
 
 
@@ -272,18 +276,38 @@ def read_incoming(raw: bytes) -> Incoming:
     return Incoming(message_id, sender, subject, text, password, notes)
 
 
+def _address(value: str) -> Address:
+    """'Name <address>' or a bare address, as an Address, which quotes or encodes the name as the
+    header needs; the name is what stands before the last '<', so it may hold commas, quotes, '<'."""
+    found = re.fullmatch(r"(.*)<([^<>]*)>\s*", value, re.DOTALL)
+    name, address = (found.group(1), found.group(2)) if found else ("", value)
+    name = one_line(name, MAX_NAME)
+    if len(name) > 1 and name[0] == name[-1] == '"':
+        name = name[1:-1]
+    try:
+        return Address(display_name=name, addr_spec=one_line(address, MAX_ADDRESS))
+    except (HeaderParseError, IndexError) as exc:  # the mail library's ways of saying it is no address
+        raise ValueError(f"not a mail address: {address!r}") from exc
+
+
 def outgoing(sender: str, to: str, subject: str, text: str, html: str | None = None,
              attachments: list[tuple[str, bytes, str]] = (), inline: Mapping[str, bytes] | None = None,
-             reply_to: str | None = None, key: str = "") -> EmailMessage:
-    """A mail from the moderator. Its Message-ID grows from `key` (what the mail is), so that a mail
-    sent again after a run was killed is recognisably the same one. `inline` holds the PNG images the
-    HTML shows as `cid:NAME`, by NAME (mail clients do not show `data:` images)."""
+             reply_to: str | None = None, key: str = "", game: str | None = None) -> EmailMessage:
+    """A mail from the moderator. Its Message-ID grows from `key` (what the mail is) and `game` (so
+    that two games by the same moderator never share one), so that a mail sent again after a run was
+    killed is recognisably the same one. `inline` holds the PNG images the HTML shows as `cid:NAME`,
+    by NAME (mail clients do not show `data:` images). Every header value is made one line: a subject
+    or name holding a line break could otherwise add header fields of its own."""
     message = EmailMessage()
-    message["From"], message["To"], message["Subject"] = sender, to, subject
-    domain = sender.rsplit("@", 1)[-1].strip(">") or "pbem"
-    message["Message-ID"] = f"<{hashlib.sha256(key.encode()).hexdigest()[:32]}@{domain}>" if key else \
+    author = _address(sender)
+    message["From"], message["To"] = author, _address(to)
+    message["Subject"] = one_line(subject, MAX_OUTGOING_SUBJECT)
+    domain = author.domain if _DOMAIN.fullmatch(author.domain) else "pbem"
+    seed = key if game is None else f"{game}\0{key}"
+    message["Message-ID"] = f"<{hashlib.sha256(seed.encode()).hexdigest()[:32]}@{domain}>" if key else \
         make_msgid(domain=domain)
     message["Date"] = formatdate(usegmt=True)
+    reply_to = sane_message_id(reply_to or "")
     if reply_to:
         message["In-Reply-To"] = reply_to
         message["References"] = reply_to
@@ -294,5 +318,7 @@ def outgoing(sender: str, to: str, subject: str, text: str, html: str | None = N
             message.get_payload()[1].add_related(png, "image", "png", cid=f"<{name}>", filename=f"{name}.png")
     for name, data, mime in attachments:
         maintype, subtype = mime.split("/")
-        message.add_attachment(data, maintype=maintype, subtype=subtype, filename=name)
+        message.add_attachment(data, maintype=maintype, subtype=subtype, filename=one_line(name, MAX_NAME))
+        if maintype == "text":  # the reports are UTF-8; without the charset a client guesses
+            message.get_payload()[-1].set_param("charset", "utf-8")
     return message
