@@ -197,6 +197,13 @@ def test_a_mail_without_from_is_from_no_one() -> None:
     assert got.sender == "" and got.message_id == "<m1@example.org>" and got.password == "pw"
 
 
+@pytest.mark.parametrize("field", ["<<<<", "(((", "<a b@c>", "=?utf-8?q?<a=0D=0A@b>?="])
+def test_a_header_fetched_alone_is_read_as_read_incoming_reads_it(field: str) -> None:
+    raw = mail(f"Message-ID: {field}", "From: =?utf-8?q?J=C3=BCrgen?= <Juergen@Example.org>")
+    assert messages.identify(raw.split(b"\r\n\r\n")[0] + b"\r\n") == (None, "juergen@example.org")
+    assert messages.identify(mail(body="")) == ("<m1@example.org>", "player@example.org")
+
+
 def test_the_sender_is_the_address_lowercased_whatever_the_name() -> None:
     for field in ("From: \"Doe, J\u00fcrgen\" <Juergen@Example.org>", "From: =?utf-8?q?J=C3=BCrgen?= <juergen@example.org>",
                   "From: juergen@example.org (J\u00fcrgen)", "From: J\u00fcrgen <juergen@example.org>"):

@@ -276,6 +276,17 @@ def read_incoming(raw: bytes) -> Incoming:
     return Incoming(message_id, sender, subject, text, password, notes)
 
 
+def identify(header: bytes) -> tuple[str | None, str]:
+    """The plain Message-ID (None when there is none) and the sender of a mail's header fetched on
+    its own, as read_incoming reads them. For the mail loop's look at the inbox, where the mail
+    library's own reading raises on a Message-ID such as '<<<<'."""
+    try:
+        head = read_head(header).head
+        return sane_message_id(_field(head, "message-id", 1000) or ""), _sender(head)
+    except Exception:  # as in read_incoming: one mail's header must not stop the loop
+        return None, ""
+
+
 def _address(value: str) -> Address:
     """'Name <address>' or a bare address, as an Address, which quotes or encodes the name as the
     header needs; the name is what stands before the last '<', so it may hold commas, quotes, '<'."""
