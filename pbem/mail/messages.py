@@ -111,8 +111,6 @@ def html_text(html: str) -> str:
     return "".join(reader.parts)
 
 
-
-
 class _TooLong(Exception):
     """A text over its limit: read in part, it could be mistaken for the whole."""
 
@@ -174,6 +172,7 @@ def _decode(part: Part, what: str, notes: list[str]) -> str:
     if isinstance(charset, tuple):  # written as in RFC 2231: (character set, language, value)
         charset = charset[2]
     name = charset.strip() if isinstance(charset, str) else ""
+    unknown = f"{what} named the character set '{one_line(name, 40)}', which is unknown: it was read as UTF-8"
     codec = None
     if name and len(name) <= 64 and name.isascii() and name.isprintable():
         try:
@@ -181,14 +180,14 @@ def _decode(part: Part, what: str, notes: list[str]) -> str:
         except LookupError:
             pass
     if codec in UNSAFE_CODECS or (name and codec is None):
-        notes.append(f"{what} named the character set '{one_line(name, 40)}', which is unknown: it was read as UTF-8")
+        notes.append(unknown)
         codec = "utf-8"
     elif codec in (None, "ascii") and not data.isascii():
         codec = "utf-8"
     try:
         return data.decode(codec or "ascii", "replace")
     except LookupError:  # a codec that is not for text (base64, zlib...) is known by that name too
-        notes.append(f"{what} named the character set '{one_line(name, 40)}', which is unknown: it was read as UTF-8")
+        notes.append(unknown)
         return data.decode("utf-8", "replace")
 
 
