@@ -62,7 +62,7 @@ class Answers:
                        "your address; your orders on file are unchanged.\n", refusal=True)
             room.note("handled", message_id=mid, sender=incoming.sender, outcome="wrong password")
             return
-        unreadable = getattr(incoming, "problem", None)
+        unreadable = incoming.problem
         if unreadable or not incoming.text or not incoming.text.strip():
             why = unreadable or "it held no orders"
             self.reply(player, incoming, f"Your mail could not be used: {why}. Send the orders as a YAML "

@@ -37,7 +37,7 @@ from pbem.core.players import PLAYERS_FILE, read_players
 from pbem.core.yamlio import load_document
 from pbem.mail.answers import Answers
 from pbem.mail.config import MailConfig, Server
-from pbem.mail.messages import Incoming, read_incoming
+from pbem.mail.messages import Incoming, identify, read_incoming
 from pbem.mail.room import GameBusy, Mailroom, disk_problem, game_lock, write_whole
 from pbem.mail.turns import GameTurns
 
@@ -180,8 +180,8 @@ def _one_mail(imap: imaplib.IMAP4, uid: int, passes: dict[Path, GamePass], work:
     size_found = SIZE.search(meta)
     size = int(size_found.group(1)) if size_found else 0
     head = BytesParser(policy=policy.compat32).parsebytes(header, headersonly=True)
-    message_id = _clean(head.get("Message-ID")) or f"<uid-{uid}@{work.config.imap.host}>"
-    sender = parseaddr(_clean(head.get("From")))[1].lower()
+    found_id, sender = identify(header)
+    message_id = found_id or f"<uid-{uid}@{work.config.imap.host}>"
     game_pass = next(iter(passes.values())) if single else _route(head, sender, passes)
     if game_pass is None:
         _log_outside(next(iter(passes)).parent, f"{message_id} from {sender!r}: belongs to no game; ignored",
