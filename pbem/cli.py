@@ -405,6 +405,8 @@ def next_turn(folder: Path = typer.Argument(..., help="The game folder."),
 def players(folder: Path = typer.Argument(..., help="The game folder."),
             password_for: Optional[str] = typer.Option(None, "--new-password", help="Give this player a new game "
                                                        "password: printed once, only its hash is kept."),
+            mail: bool = typer.Option(False, "--mail", help="With --new-password: also mail it to the player "
+                                      "with the next pass of `pbem mail run`, instead of printing it."),
             ) -> None:
     """Check the game's players file (players.yaml) and list who plays what; or give a player a new
     game password."""
@@ -427,7 +429,12 @@ def players(folder: Path = typer.Argument(..., help="The game folder."),
             staging = folder / f".{PLAYERS_FILE}.new"
             staging.write_text(dump_yaml(doc.data), encoding="utf-8")
             os.replace(staging, folder / PLAYERS_FILE)
-            typer.echo(f"{password_for}'s new game password: {password}  (tell it to them; it is not kept)")
+            if mail:
+                from pbem.mail.turns import mail_password
+                mail_password(folder, found, found.players[index], password, kept)
+                typer.echo(f"{password_for}'s new game password waits in mail/outbox/ for the next pass")
+            else:
+                typer.echo(f"{password_for}'s new game password: {password}  (tell it to them; it is not kept)")
             return
     except InputError as exc:
         _fail(exc)

@@ -401,3 +401,36 @@ def test_pbem_mail_run_reads_its_settings_from_the_environment(game: Path, confi
     assert "imap-secret" not in result.output + (game / "mail" / "log.txt").read_text()
     failed = CliRunner(env=env | {"PBEM_IMAP_PASSWORD": "wrong"}).invoke(app, ["mail", "run", str(game)])
     assert failed.exit_code == 1 and "nothing is lost" in failed.output and "Traceback" not in failed.output
+
+
+def test_a_club_runs_many_games_from_one_mailbox(tmp_path: Path, game: Path, config: MailConfig,
+                                                 mailboxes: Mailboxes) -> None:
+    """Two games in a club's folder, one mailbox: a mail goes to the game its subject names, a mail
+    for no game is logged, and the two games' mails never share a Message-ID."""
+    from datetime import datetime
+
+    from pbem.core.game import new_game
+    from pbem.mail.loop import run_club
+    club = tmp_path / "club"
+    club.mkdir()
+    shutil.move(game, club / "first")
+    new_game("aa-revised", club / "second", "Second game", {})
+    shutil.copy(club / "first" / "players.yaml", club / "second" / "players.yaml")
+    orders = (EXAMPLES / "aa-revised" / "orders" / "01-ussr.yaml").read_text()
+    mail = _orders_mail("ussr", orders, "<second@x>")
+    del mail["Subject"]
+    mail["Subject"] = "[second] my orders"
+    _deliver(config.imap, mail)
+    stray = _orders_mail("ussr", orders, "<stray@x>", sender="mallory@evil.example")
+    _deliver(config.imap, stray)
+    lines, problems = run_club(club, config, datetime.fromisoformat(START), render_turn)
+    assert not problems
+    assert (club / "second" / "ledger.jsonl").exists() and not (club / "first" / "ledger.jsonl").exists()
+    assert "<stray@x>" in (club / "mail-log.txt").read_text()
+    ids = [m["Message-ID"] for m in mailboxes.of("ussr@example.org")]
+    assert len(ids) == len(set(ids))
+    begins = [m for m in mailboxes.of("ussr@example.org") if "The game begins" in m["Subject"]]
+    assert sorted(m["Subject"] for m in begins) == ["[Revised example game] The game begins",
+                                                    "[Second game] The game begins"]
+    run_club(club, config, datetime.fromisoformat(START), render_turn)  # nothing new: nothing happens
+    assert len(mailboxes.of("ussr@example.org")) == len(ids)

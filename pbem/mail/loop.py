@@ -34,11 +34,10 @@ from pbem.core.errors import InputError, Problem, display_path
 from pbem.core.folder import GAME_FILE, MAIL_DIR
 from pbem.core.moderator import current
 from pbem.core.players import PLAYERS_FILE, read_players
-from pbem.core.yamlio import load_document
 from pbem.mail.answers import Answers
 from pbem.mail.config import MailConfig, Server
 from pbem.mail.messages import Incoming, identify, read_incoming
-from pbem.mail.room import GameBusy, Mailroom, disk_problem, game_lock, write_whole
+from pbem.mail.room import GameBusy, Mailroom, disk_problem, game_identity, game_lock, write_whole
 from pbem.mail.turns import GameTurns
 
 SIZE = re.compile(rb"RFC822\.SIZE (\d+)")
@@ -60,10 +59,8 @@ class GamePass:
             raise InputError([Problem(display_path(game / PLAYERS_FILE), None, "password", "no game password for "
                                       f"{', '.join(nameless)}: anyone could send orders in their name",
                                       f"`pbem players {display_path(game)} --new-password NAME --mail` for each")])
-        info = load_document(game / GAME_FILE).data
-        self.name = str(info.get("game") or game.name)
-        # unique to this game, so that two games' mails to one player never share a Message-ID
-        self.room = Mailroom(game, now, str(info.get("dice", {}).get("commitment") or game.resolve()))
+        self.name, key = game_identity(game)
+        self.room = Mailroom(game, now, key)
         self.players = players
         self.answers = Answers(self.name, players, self.room)
         self.turns = GameTurns(game, players, self.room, self.answers, render)

@@ -47,6 +47,15 @@ def write_whole(path: Path, data: bytes) -> None:
     os.replace(staging, path)
 
 
+def game_identity(game: Path) -> tuple[str, str]:
+    """The game's name, and a key unique to it (its dice commitment, drawn at random), so that two
+    games' mails to one player never share a Message-ID."""
+    from pbem.core.folder import GAME_FILE
+    from pbem.core.yamlio import load_document
+    info = load_document(game / GAME_FILE).data
+    return str(info.get("game") or game.name), str(info.get("dice", {}).get("commitment") or game.resolve())
+
+
 class GameBusy(Exception):
     """Another pass holds the game."""
 

@@ -18,7 +18,7 @@ from pbem.core.moderator import Position, current, latest_valid, play_turn, turn
 from pbem.core.players import Player, Players
 from pbem.core.yamlio import load_document
 from pbem.mail.answers import Answers
-from pbem.mail.room import Mailroom
+from pbem.mail.room import Mailroom, game_identity
 
 MISSED = ".none.yaml"
 """The empty orders a role plays with when the deadline passed without its orders."""
@@ -238,3 +238,17 @@ def mail_html(files: dict[str, bytes]) -> tuple[dict[str, bytes], str]:
         page = re.sub(r'src="data:image/svg\+xml;base64,[^"]*"', 'src="cid:charts"', page, count=1)
     return inline, page
 
+
+
+def mail_password(game: Path, players: Players, player: Player, password: str, kept: str) -> None:
+    """Queue a player's new game password for the next pass (the outbox file holds it until sent,
+    inside the game folder, which only the moderator reads)."""
+    from datetime import datetime, timezone
+
+    name, key = game_identity(game)
+    room = Mailroom(game, datetime.now(timezone.utc).replace(tzinfo=None), key)
+    Answers(name, players, room).mail(
+        f"password|{kept}", player, "Your game password",
+        f"Your game password for {name} is:\n\n    {password}\n\nPut the line 'password: {password}' above "
+        "the orders in every mail you send to the game. Keep it to yourself: whoever knows it can send orders "
+        "in your name.\n")
