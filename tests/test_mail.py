@@ -401,3 +401,16 @@ def test_pbem_mail_run_reads_its_settings_from_the_environment(game: Path, confi
     assert "imap-secret" not in result.output + (game / "mail" / "log.txt").read_text()
     failed = CliRunner(env=env | {"PBEM_IMAP_PASSWORD": "wrong"}).invoke(app, ["mail", "run", str(game)])
     assert failed.exit_code == 1 and "nothing is lost" in failed.output and "Traceback" not in failed.output
+
+
+def test_text_attachments_say_they_are_utf8() -> None:
+    """A report attached without a charset reads as US-ASCII: its dashes and accents garbled."""
+    from pbem.mail.messages import outgoing
+
+    report = "# Game — round 1, Württemberg\n".encode("utf-8")
+    mail = outgoing("Mo <mo@example.org>", "ann@example.org", "report", "text\n",
+                    attachments=[("report.md", report, "text/markdown"), ("map.png", b"\x89PNG", "image/png")])
+    read = BytesParser(policy=policy.default).parsebytes(mail.as_bytes())
+    md, png = read.iter_attachments()
+    assert md.get_content_charset() == "utf-8" and md.get_content() == report.decode("utf-8")
+    assert png.get_content_charset() is None and png.get_content() == b"\x89PNG"

@@ -125,5 +125,7 @@ def outgoing(sender: str, to: str, subject: str, text: str, html: str | None = N
             message.get_payload()[1].add_related(png, "image", "png", cid=f"<{name}>", filename=f"{name}.png")
     for name, data, mime in attachments:
         maintype, subtype = mime.split("/")
-        message.add_attachment(data, maintype=maintype, subtype=subtype, filename=name)
+        # a text part without a charset is US-ASCII to its reader: the reports are UTF-8
+        params = {"charset": "utf-8"} if maintype == "text" else {}
+        message.add_attachment(data, maintype=maintype, subtype=subtype, filename=name, params=params)
     return message
