@@ -172,7 +172,8 @@ def _replies(mails: list[EmailMessage], message_id: str) -> list[EmailMessage]:
 
 
 def _text(mail: EmailMessage) -> str:
-    return mail.get_body(preferencelist=("plain",)).get_content()
+    """The mail's plain text, its lines ended as Python writes them (IMAP gives CRLF)."""
+    return mail.get_body(preferencelist=("plain",)).get_content().replace("\r\n", "\n")
 
 
 def _reports(mails: list[EmailMessage], turn: int) -> list[EmailMessage]:
@@ -336,3 +337,97 @@ def test_revised_by_mail_from_pbem_new_into_round_two(servers, tmp_path: Path, m
     assert not any("Reminder" in str(m["Subject"]) for m in club.mailbox("germany"))
 
     assert [v.turn for v in verify_game(game)] == [1, 2, 3, 4, 5, 6]
+
+
+# -- Quartermaster General --------------------------------------------------------------------------
+
+def _contents(mail: EmailMessage) -> str:
+    """Everything a mail shows its reader: every text part and text attachment, decoded."""
+    shown = []
+    for part in mail.walk():
+        if part.get_content_maintype() == "text":
+            content = part.get_content()
+            shown.append(content.decode("utf-8", "replace") if isinstance(content, bytes) else content)
+    return "\n".join(shown).replace("\r\n", "\n")
+
+
+def _mentions(name: str, text: str) -> bool:
+    return re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text) is not None
+
+
+def test_quartermaster_general_by_mail_hands_stay_private(servers, tmp_path: Path) -> None:
+    example = EXAMPLES / "qmg"
+    roles = ROLES["qmg"]
+    expected = _ledger(example)
+    game = _new_game("qmg", tmp_path / "qmg", missing="wait")
+    club = Club(servers, game)
+    ruleset = get_ruleset("qmg")
+    start = load_document(game / "start" / "state.yaml").data
+
+    def played(count: int) -> None:
+        ledger = _ledger(game)
+        assert [(e["turn"], e["power"], e["state_sha256"]) for e in ledger] == \
+            [(e["turn"], e["power"], e["state_sha256"]) for e in expected[:count]]
+
+    club.run(T0)
+    for role in roles:
+        (announce,) = club.mailbox(role)
+        assert announce["Subject"] == "[qmg] The game begins"
+        private = _text(announce).split("For your eyes only:\n", 1)[1]
+        assert private == "".join(f"- {role}: {line}\n" for line in ruleset.private_brief(start, role))
+
+    # the setup turn: every country's standing orders and its three discards
+    for role in roles:
+        club.standing(role, (example / "standing" / f"{role}.yaml").read_bytes())
+    for role in roles:
+        club.orders(role, example / "orders" / f"00-setup-{role}.yaml", 1)
+    club.run(T0 + timedelta(hours=1))
+    played(1)
+
+    # round 1: the first three countries' orders in one pass (two of them early), then the others'
+    turns = [path.stem for path in sorted((example / "turns").glob("0[1-6]-r1-*.yaml"))]
+    for number, (name, role) in enumerate(zip(turns, roles), start=2):
+        club.orders(role, example / "orders" / f"{name}.yaml", number)
+        if role == "japan":
+            club.run(T0 + timedelta(hours=2))
+            played(4)
+    club.run(T0 + timedelta(hours=3))
+    played(7)
+
+    # what each country may know: the cards of its own deck; another country's cards are secret
+    # unless a public report names them (a card played face up) or every deck holds one so named
+    names = {role: {ruleset.pack.name(role, card) for zone in ("hand", "deck") for card in start["countries"][role][zone]}
+             for role in roles}
+    public = "\n".join((game / e["output"] / name).read_text() for e in _ledger(game)
+                       for name in ("report.md", "report.html"))
+    secret = {role: {name for name in names[role] if not any(name in names[other] for other in roles if other != role)
+                     and not _mentions(name, public)} for role in roles}
+    assert sum(bool(cards) for cards in secret.values()) >= 4, secret  # Italy and the USA: common cards only
+
+    ledger = _ledger(game)
+    for role in roles:
+        mails = club.mailbox(role)
+        _once_each(mails)
+        shown = {id(m): _contents(m) for m in mails}
+        for other in roles:
+            if other == role:
+                continue
+            leaked = sorted(name for name in secret[other] for m in mails if _mentions(name, shown[id(m)]))
+            assert not leaked, f"{role} was shown {other}'s cards {leaked}"
+        for mail in mails:
+            private = [n for part in mail.iter_attachments() if (n := part.get_filename() or "").startswith("report-")]
+            assert all(n.startswith(f"report-{role}.") for n in private), (role, private)
+            assert set(re.findall(r"^- (\w+): your hand:", _text(mail), re.M)) <= {role}
+        # each turn's report brings the country its own private report and its hand for what follows
+        for entry in ledger:
+            (report,) = _reports(mails, entry["turn"])
+            attached = {part.get_filename(): part.get_content() for part in report.iter_attachments()}
+            assert attached[f"report-{role}.md"].replace("\r\n", "\n") == \
+                (game / entry["output"] / f"report-{role}.md").read_text()
+            after = load_document(game / entry["output"] / "state.yaml").data
+            hand = "".join(f"- {role}: {line}\n" for line in ruleset.private_brief(after, role))
+            assert "For your eyes only:\n" + hand in _text(report)
+        own = sorted(name for name in secret[role] if any(_mentions(name, shown[id(m)]) for m in mails))
+        assert own or not secret[role], f"{role}'s own cards never reached it"
+
+    assert [v.turn for v in verify_game(game)] == list(range(1, 8))
