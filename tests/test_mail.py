@@ -434,3 +434,16 @@ def test_a_club_runs_many_games_from_one_mailbox(tmp_path: Path, game: Path, con
                                                     "[Second game] The game begins"]
     run_club(club, config, datetime.fromisoformat(START), render_turn)  # nothing new: nothing happens
     assert len(mailboxes.of("ussr@example.org")) == len(ids)
+
+
+def test_text_attachments_say_they_are_utf8() -> None:
+    """A report attached without a charset reads as US-ASCII: its dashes and accents garbled."""
+    from pbem.mail.messages import outgoing
+
+    report = "# Game — round 1, Württemberg\n".encode("utf-8")
+    mail = outgoing("Mo <mo@example.org>", "ann@example.org", "report", "text\n",
+                    attachments=[("report.md", report, "text/markdown"), ("map.png", b"\x89PNG", "image/png")])
+    read = BytesParser(policy=policy.default).parsebytes(mail.as_bytes())
+    md, png = read.iter_attachments()
+    assert md.get_content_charset() == "utf-8" and md.get_content() == report.decode("utf-8")
+    assert png.get_content_charset() is None and png.get_content() == b"\x89PNG"
