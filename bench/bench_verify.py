@@ -30,9 +30,7 @@ def build_game(folder: Path, turns: int) -> None:
     """A game of `turns` turns in which every power buys and places infantry at its capital."""
     new_game("aa-revised", folder, "Bench", {})
     (folder / "orders").mkdir()
-    (folder / "standing").mkdir()
-    for power in CAPITALS:  # every power's standing orders are named in every turn: the defaults
-        (folder / "standing" / f"{power}.yaml").write_text(dump_yaml({"power": power}), encoding="utf-8")
+    # every power's standing orders are named in every turn: the defaults pbem new lays out
     state_path = folder / START_STATE
     for number in range(1, turns + 1):
         state = load_document(state_path).data

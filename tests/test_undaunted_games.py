@@ -17,7 +17,7 @@ from pbem.core.schemas import validate
 from pbem.core.yamlio import dump_yaml, parse_document
 from pbem.rulesets.undaunted import Undaunted
 from pbem.rulesets.undaunted.content import SIDES, other_side
-from tests.undaunted_players import bid_orders, random_orders, steady_orders
+from undaunted_players import bid_orders, random_orders, steady_orders
 
 RULESET = Undaunted()
 HIDDEN_ZONES = ("hand", "deck", "discard", "casualties")

@@ -22,6 +22,7 @@ import json
 import re
 import smtplib
 import ssl
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from datetime import datetime
 from email import policy
@@ -37,7 +38,8 @@ from pbem.core.players import PLAYERS_FILE, read_players
 from pbem.mail.answers import Answers
 from pbem.mail.config import MailConfig, Server
 from pbem.mail.messages import Incoming, identify, read_incoming
-from pbem.mail.room import GameBusy, Mailroom, disk_problem, game_identity, game_lock, write_whole
+from pbem.mail.room import (SETTLED, GameBusy, Mailroom, disk_problem, game_identity, game_lock, settle, settled,
+                            write_whole)
 from pbem.mail.turns import GameTurns
 
 SIZE = re.compile(rb"RFC822\.SIZE (\d+)")
@@ -81,24 +83,46 @@ class GamePass:
 
 @dataclass
 class Pass:
-    """A pass over the games of one mailbox."""
+    """A pass over the games of one mailbox. A game is opened (locked, read, its unfinished work
+    done) unless it is settled, with nothing changed and nothing due; a settled game is opened only
+    when a mail comes for it."""
 
     config: MailConfig
     now: datetime
     render: Any
+    stack: ExitStack
+    opened: dict[Path, GamePass] = field(default_factory=dict)
+    idle: dict[Path, dict[str, Any]] = field(default_factory=dict)
     lines: list[str] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
 
-    def open(self, game: Path, stack) -> GamePass | None:
+    def look_at(self, game: Path) -> None:
+        record = settled(game, self.now)
+        if record is not None:
+            self.idle[game] = record
+        else:
+            self.open(game)
+
+    def open(self, game: Path) -> GamePass | None:
+        self.idle.pop(game, None)
         try:
-            stack.enter_context(game_lock(game))
-            return GamePass(game, self.now, self.render)
+            self.stack.enter_context(game_lock(game))
+            (game / MAIL_DIR / SETTLED).unlink(missing_ok=True)
+            opened = self.opened[game] = GamePass(game, self.now, self.render)
+            opened.turns.recover()
+            return opened
         except GameBusy:
             self.lines.append(f"{display_path(game)}: another pass is at work on it; left to it")
         except InputError as exc:
             self.problems += exc.problems
             _log_outside(game, "the pass stopped: " + "; ".join(str(p) for p in exc.problems), self.now)
         return None
+
+    def settle(self) -> None:
+        for game, game_pass in self.opened.items():
+            position = current(game)
+            settle(game, position.turn, game_pass.turns.wake if position.awaited else None, game_pass.name,
+                   [p.address.lower() for p in game_pass.players.players])
 
 
 def run_pass(game: Path, config: MailConfig, now: datetime, render) -> list[str]:
@@ -119,28 +143,25 @@ def run_club(folder: Path, config: MailConfig, now: datetime, render) -> tuple[l
 
 def _run(games: list[Path], mark: Path, config: MailConfig, now: datetime, render,
          single: bool) -> tuple[list[str], list[Problem]]:
-    from contextlib import ExitStack
-    work = Pass(config, now, render)
     with ExitStack() as stack:
-        passes: dict[Path, GamePass] = {}
+        work = Pass(config, now, render, stack)
         try:
             for game in games:
-                opened = work.open(game, stack)
-                if opened is not None:
-                    passes[game] = opened
-                    opened.turns.recover()
-            if passes:
-                _flush(passes.values(), config.smtp, stack)
-                _read_mailbox(passes, mark, work, single)
-                for game_pass in passes.values():
-                    game_pass.turns.advance()
-                _flush(passes.values(), config.smtp, stack)
+                work.look_at(game)
+            _flush(work.opened.values(), config.smtp, stack)
+            if work.opened or work.idle:
+                _read_mailbox(work, mark, single)
+            for game_pass in work.opened.values():
+                game_pass.turns.advance()
+            _flush(work.opened.values(), config.smtp, stack)
+            work.settle()
         except OSError as exc:
             if _is_server(exc):
                 raise
             raise disk_problem(exc, games[0] if single else mark.parent) from None
-        for game_pass in passes.values():
-            work.lines += game_pass.room.lines
+        finally:
+            for game_pass in work.opened.values():
+                work.lines += game_pass.room.lines
     return work.lines, work.problems
 
 
@@ -150,8 +171,10 @@ def _is_server(exc: OSError) -> bool:
     return exc.filename is None and exc.errno not in (errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO)
 
 
-def _read_mailbox(passes: dict[Path, GamePass], mark: Path, work: Pass, single: bool) -> None:
-    """Give every new mail to its game, in arrival order."""
+def _read_mailbox(work: Pass, mark: Path, single: bool) -> None:
+    """Give every new mail to its game, in arrival order. The mark moves past a mail once its game
+    has it (or it belongs to none), never past one whose game could not be opened, which the next
+    pass reads again."""
     seen = json.loads(mark.read_text()) if mark.is_file() else {}
     imap = _imap(work.config.imap)
     try:
@@ -159,9 +182,11 @@ def _read_mailbox(passes: dict[Path, GamePass], mark: Path, work: Pass, single: 
         validity = (status[0] or b"").decode()
         last = seen.get("last_uid", 0) if seen.get("uidvalidity") == validity else 0
         _, found = imap.uid("SEARCH", None, f"UID {last + 1}:*")
+        held = None
         for uid in sorted(int(u) for u in found[0].split() if int(u) > last):
-            _one_mail(imap, uid, passes, work, single)
-            write_whole(mark, json.dumps({"uidvalidity": validity, "last_uid": uid}).encode())
+            if not _one_mail(imap, uid, work, mark.parent, single) and held is None:
+                held = uid - 1
+            write_whole(mark, json.dumps({"uidvalidity": validity, "last_uid": uid if held is None else held}).encode())
     finally:
         try:
             imap.logout()
@@ -169,26 +194,28 @@ def _read_mailbox(passes: dict[Path, GamePass], mark: Path, work: Pass, single: 
             pass
 
 
-def _one_mail(imap: imaplib.IMAP4, uid: int, passes: dict[Path, GamePass], work: Pass, single: bool) -> None:
+def _one_mail(imap: imaplib.IMAP4, uid: int, work: Pass, club: Path, single: bool) -> bool:
+    """Give one mail to its game; False when its game could not be opened."""
     _, data = imap.uid("FETCH", str(uid), HEADERS)
     if not data or not isinstance(data[0], tuple):
-        return  # expunged meanwhile
+        return True  # expunged meanwhile
     meta, header = data[0]
     size_found = SIZE.search(meta)
     size = int(size_found.group(1)) if size_found else 0
     head = BytesParser(policy=policy.compat32).parsebytes(header, headersonly=True)
     found_id, sender = identify(header)
     message_id = found_id or f"<uid-{uid}@{work.config.imap.host}>"
-    game_pass = next(iter(passes.values())) if single else _route(head, sender, passes)
+    game = next(iter([*work.opened, *work.idle]), None) if single else _route(head, sender, work)
+    game_pass = work.opened.get(game) or (work.open(game) if game is not None else None)
     if game_pass is None:
-        _log_outside(next(iter(passes)).parent, f"{message_id} from {sender!r}: belongs to no game; ignored",
-                     work.now, club=True)
-        return
+        if game is None:
+            _log_outside(club, f"{message_id} from {sender}: belongs to no game; ignored", work.now, club=True)
+        return game is None
     if message_id in game_pass.room.handled:
-        return
+        return True
     if size > work.config.max_message_bytes:
         _too_big(game_pass, message_id, sender, size, work.config.max_message_bytes)
-        return
+        return True
     _, body = imap.uid("FETCH", str(uid), "(BODY.PEEK[])")
     raw = body[0][1] if body and isinstance(body[0], tuple) else b""
     try:
@@ -199,6 +226,7 @@ def _one_mail(imap: imaplib.IMAP4, uid: int, passes: dict[Path, GamePass], work:
         raise  # this machine's disk or the servers: the next pass takes this mail again
     except Exception as exc:  # noqa: BLE001 - one mail never stops the pass: it is journalled with why
         game_pass.failed(message_id, sender, f"{type(exc).__name__}: {exc}"[:300])
+    return True
 
 
 def _clean(value: Any) -> str:
@@ -207,17 +235,18 @@ def _clean(value: Any) -> str:
     return re.sub(r"[\x00-\x1f\x7f\x85\u2028\u2029]+", " ", text).strip()[:500]
 
 
-def _route(head, sender: str, passes: dict[Path, GamePass]) -> GamePass | None:
+def _route(head, sender: str, work: Pass) -> Path | None:
     """The game a mail of a club's mailbox is for: its address tag, its subject, or its sender."""
     addresses = getaddresses([_clean(head.get(h)) for h in ("To", "Cc", "Delivered-To")])
     tags = {address.split("@")[0].split("+", 1)[1].lower() for _, address in addresses
             if "+" in address.split("@")[0]}
     subject = _clean(head.get("Subject")).lower()
-    for game, game_pass in passes.items():
-        if game.name.lower() in tags or f"[{game.name.lower()}]" in subject or \
-                f"[{game_pass.name.lower()}]" in subject:
-            return game_pass
-    playing = [p for p in passes.values() if p.players.by_address(sender) is not None]
+    known = {game: (p.name, [q.address.lower() for q in p.players.players]) for game, p in work.opened.items()}
+    known |= {game: (record["name"], record["addresses"]) for game, record in work.idle.items()}
+    for game, (name, _) in sorted(known.items()):
+        if game.name.lower() in tags or f"[{game.name.lower()}]" in subject or f"[{name.lower()}]" in subject:
+            return game
+    playing = [game for game, (_, players) in known.items() if sender in players]
     return playing[0] if len(playing) == 1 else None
 
 

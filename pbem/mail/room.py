@@ -56,6 +56,44 @@ def game_identity(game: Path) -> tuple[str, str]:
     return str(info.get("game") or game.name), str(info.get("dice", {}).get("commitment") or game.resolve())
 
 
+SETTLED = "settled.json"
+"""A game left with nothing to do: what its files looked like then and when its clock next asks
+for something, so that an idle pass over many games reads next to nothing of each."""
+
+
+def fingerprint(game: Path, turn: int) -> list[Any]:
+    """The sizes and times of what a pass's work depends on; any change means the game must be
+    looked at (a mail, a turn played by hand, a version received, a players file edited)."""
+    from pbem.core.folder import GAME_FILE, TURNS_DIR
+    parts = ("ledger.jsonl", "players.yaml", GAME_FILE, TURNS_DIR, f"inbox/turn-{turn:02d}", f"{MAIL_DIR}/outbox",
+             f"{MAIL_DIR}/{JOURNAL}", str(TURN_CLOCKS))
+    found = []
+    for part in parts:
+        try:
+            seen = os.stat(game / part)
+            found.append([part, seen.st_size, seen.st_mtime_ns])
+        except FileNotFoundError:
+            found.append([part, None])
+    return found
+
+
+def settled(game: Path, now: datetime) -> dict[str, Any] | None:
+    """The game's record of being idle, when it still holds: nothing changed and its clock asks
+    for nothing yet."""
+    try:
+        record = json.loads((game / MAIL_DIR / SETTLED).read_text())
+        unchanged = record["fingerprint"] == fingerprint(game, record["turn"])
+        return record if unchanged and (record["wake"] is None or now.isoformat() < record["wake"]) else None
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def settle(game: Path, turn: int, wake: datetime | None, name: str, addresses: list[str]) -> None:
+    record = {"turn": turn, "wake": wake.isoformat() if wake else None, "name": name, "addresses": addresses,
+              "fingerprint": fingerprint(game, turn)}
+    write_whole(game / MAIL_DIR / SETTLED, json.dumps(record).encode())
+
+
 class GameBusy(Exception):
     """Another pass holds the game."""
 

@@ -29,6 +29,8 @@ class GameTurns:
 
     def __init__(self, game: Path, players: Players, room: Mailroom, answers: Answers, render) -> None:
         self.game, self.players, self.room, self.answers, self.render = game, players, room, answers, render
+        self.wake: datetime | None = None
+        """When the game's clock next asks for something (a reminder, the deadline, its grace's end)."""
 
     # -- the game's start -------------------------------------------------------------------------
 
@@ -163,6 +165,9 @@ class GameTurns:
                                   f"The orders for {roles} were due {due:%A %d %B %H:%M} UTC and are not in. After "
                                   f"{self.players.deadline.grace_hours} hours of grace {policy}.\n")
         self.room.save_turns()
+        coming = [at for hours in deadline.reminders if (at := deadline.reminder(started, hours)) is not None]
+        coming += [due] + ([deadline.late(started)] if self.players.missing_orders == "standing" else [])
+        self.wake = min((at for at in coming if at > self.room.now), default=None)
 
     # -- the reports ------------------------------------------------------------------------------
 
