@@ -282,9 +282,10 @@ def test_revised_by_mail_from_pbem_new_into_round_two(servers, tmp_path: Path, m
         club.run(T0 + timedelta(hours=3))
     played(4)
     handled = [s for s in _journal(game) if s.get("step") == "handled" and s["message_id"] == poison_id]
-    assert [s["outcome"] for s in handled] == ["failed"] and "x-unknown" in handled[0]["why"]
+    # the unknown charset reads as UTF-8: garbage without the game password
+    assert [s["outcome"] for s in handled] == ["wrong password"], handled
     handled = [s for s in _journal(game) if s.get("step") == "handled" and s["message_id"] == NESTED_ID]
-    assert [s["outcome"] for s in handled] == ["failed"], handled
+    assert [s["outcome"] for s in handled] == ["unreadable"] and "deep" in handled[0]["why"], handled
     assert all(not _reports(club.mailbox(role), 4) for role in roles)
 
     # the next pass mails game turn 4; the USA's orders are played, and that pass is killed after

@@ -33,8 +33,9 @@ class Answers:
     def mail(self, key: str, player: Player, subject: str, text: str, **parts) -> None:
         """Queue one mail to `player`, once for `key` in this game."""
         moderator = f"{self.players.moderator_name} <{self.players.moderator_address}>"
+        tag = f"[{self.game_name}]"
         self.room.queue(key, outgoing(moderator, f"{player.name} <{player.address}>",
-                                      f"[{self.game_name}] {subject}", text,
+                                      subject if tag in subject else f"{tag} {subject}", text,
                                       key=f"{self.room.game_key}|{key}", **parts))
 
     def reply(self, player: Player, incoming: Incoming, text: str, refusal: bool = False) -> None:
@@ -54,6 +55,14 @@ class Answers:
         if player is None:  # no answer: a stranger's address may be forged, and an answer would be spam
             room.log(f"{mid} from {incoming.sender}: not a player of this game; ignored")
             room.note("handled", message_id=mid, sender=incoming.sender, outcome="not a player")
+            return
+        if incoming.problem and not player.knows(incoming.password):
+            room.log(f"{mid} from {incoming.sender}: could not be read: {incoming.problem}")
+            self.reply(player, incoming, f"Your mail could not be read: {incoming.problem}. Nothing was changed. "
+                       "Send the orders as a YAML attachment or as the plain text of the mail, with the line "
+                       "'password: YOUR-GAME-PASSWORD' above them.\n", refusal=True)
+            room.note("handled", message_id=mid, sender=incoming.sender, outcome="unreadable",
+                      why=incoming.problem)
             return
         if not player.knows(incoming.password):
             room.log(f"{mid} from {incoming.sender}: wrong or missing game password; refused")

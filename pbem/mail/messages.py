@@ -327,7 +327,8 @@ def outgoing(sender: str, to: str, subject: str, text: str, html: str | None = N
     if html is not None:
         message.add_alternative(html, subtype="html")
         for name, png in (inline or {}).items():
-            message.get_payload()[1].add_related(png, "image", "png", cid=f"<{name}>", filename=f"{name}.png")
+            message.get_payload()[1].add_related(png, "image", "png", cid=f"<{name}>", filename=f"{name}.png",
+                                                    disposition="inline")
     for name, data, mime in attachments:
         maintype, subtype = mime.split("/")
         message.add_attachment(data, maintype=maintype, subtype=subtype, filename=one_line(name, MAX_NAME))
