@@ -90,16 +90,20 @@ def standing_docs(position: Position, except_roles: tuple[str, ...]) -> dict[str
     return docs
 
 
+def _unreadable(position: Position, role: str, doc: Document, kind: str) -> list[Problem]:
+    """The problems that stop `doc` being read as `role`'s `kind` (orders or standing-orders)."""
+    field = position.ruleset.role_field
+    problems = validate(kind, doc, position.ruleset.schema_package)
+    if not problems and doc.data.get(field) != role:
+        problems = [doc.problem((field,), f"these {kind.replace('-', ' ')} are for {doc.data.get(field)!r}, not "
+                                f"{role!r}", role)]
+    return problems
+
+
 def check(position: Position, role: str, doc: Document) -> list[Problem]:
     """Every problem of one role's orders for the next game turn, as `pbem validate` finds them."""
-    ruleset = position.ruleset
-    problems = validate("orders", doc, ruleset.schema_package)
-    if problems:
-        return problems
-    if doc.data.get(ruleset.role_field) != role:
-        return [doc.problem((ruleset.role_field,), f"these orders are for {doc.data.get(ruleset.role_field)!r}, "
-                            f"not {role!r}", role)]
-    return ruleset.check_orders(position.state, {role: doc}, standing_docs(position, position.awaited))
+    return _unreadable(position, role, doc, "orders") or position.ruleset.check_orders(
+        position.state, {role: doc}, standing_docs(position, position.awaited))
 
 
 def latest_valid(position: Position, role: str) -> tuple[Path | None, list[tuple[Path, list[Problem]]]]:
@@ -173,14 +177,8 @@ def receive(position: Position, text: str, shown: str, role: str | None = None) 
 
 def check_standing(position: Position, role: str, doc: Document) -> list[Problem]:
     """Every problem of one role's standing orders, as `pbem validate` finds them."""
-    ruleset = position.ruleset
-    problems = validate("standing-orders", doc, ruleset.schema_package)
-    if problems:
-        return problems
-    if doc.data.get(ruleset.role_field) != role:
-        return [doc.problem((ruleset.role_field,), f"these standing orders are for "
-                            f"{doc.data.get(ruleset.role_field)!r}, not {role!r}", role)]
-    return ruleset.check_standing_orders(position.state, doc)
+    return _unreadable(position, role, doc, "standing-orders") or \
+        position.ruleset.check_standing_orders(position.state, doc)
 
 
 def standing_in_force(position: Position, role: str) -> Path:
