@@ -54,7 +54,8 @@ def test_deep_nesting_is_refused_by_the_command_without_a_crash(tmp_path, style,
     orders = tmp_path / "deep.yaml"
     orders.write_text(text, encoding="utf-8")
     result = subprocess.run([sys.executable, "-m", "pbem.cli", "validate", str(orders), "--state",
-                             str(EXAMPLE / "start" / "state.yaml")], capture_output=True, text=True, timeout=120)
+                             str(EXAMPLE / "start" / "state.yaml")], capture_output=True, text=True, timeout=120,
+                            cwd=tmp_path)  # outside the repository, whose pbem/ would stand in for the installed one
     assert result.returncode == 1, result.stderr
     # the field is the path to the first value too deep, or the whole document when the YAML parser
     # itself (libyaml in PyYAML 6.0.4 and later) stops the nesting first

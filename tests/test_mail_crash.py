@@ -230,18 +230,32 @@ def _spec(server) -> str:
     return json.dumps(server.__dict__)
 
 
+def _start_pass(game: Path, config: MailConfig, tmp_path: Path) -> subprocess.Popen:
+    """A pass in a process of its own, started once it has imported what it needs."""
+    process = subprocess.Popen([sys.executable, "-c", KILLED_PASS, str(game), _spec(config.imap), _spec(config.smtp),
+                                NOW], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               cwd=tmp_path)  # not the repository's pbem/
+    assert process.stdout.readline().strip() == b"ready"
+    return process
+
+
 def test_passes_killed_at_random_times_lose_nothing(tmp_path: Path, config: MailConfig, mailboxes: Mailboxes,
                                                     inbox: dict) -> None:
-    chance = random.Random(22)
+    whole = _start_pass(_game(tmp_path / "timed")[0], config, tmp_path)
+    began = time.perf_counter()
+    assert whole.wait() == 0, whole.stderr.read().decode()
+    length = time.perf_counter() - began
+    chance, killed = random.Random(22), 0
     for attempt in range(4):
         mailboxes.boxes.clear()
         game, _ = _game(tmp_path / f"game-{attempt}")
-        process = subprocess.Popen([sys.executable, "-c", KILLED_PASS, str(game), _spec(config.imap),
-                                    _spec(config.smtp), NOW], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        assert process.stdout.readline().strip() == b"ready"
-        time.sleep(chance.uniform(0.0, 1.5))
+        process = _start_pass(game, config, tmp_path)
+        time.sleep(chance.uniform(0.0, 0.8 * length))
         process.send_signal(signal.SIGKILL)
         process.wait()
+        assert process.returncode in (0, -signal.SIGKILL), process.stderr.read().decode()
+        killed += process.returncode == -signal.SIGKILL
         _pass(game, config)
         _pass(game, config)
         _finished_once(game, inbox, mailboxes, in_flight=1)
+    assert killed >= 3  # the kills came in the middle of the passes

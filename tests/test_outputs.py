@@ -124,7 +124,7 @@ with turn_lock(sys.argv[1]):
 
 def test_a_second_run_is_refused_while_another_holds_the_game(game):
     holder = subprocess.Popen([sys.executable, "-c", HOLD_THE_LOCK, str(game / TURN)], stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, text=True)
+                              stdout=subprocess.PIPE, text=True, cwd=game)  # not the repository's pbem/
     try:
         assert holder.stdout.readline() == "locked\n"
         before = snapshot(game)
