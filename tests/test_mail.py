@@ -447,3 +447,23 @@ def test_text_attachments_say_they_are_utf8() -> None:
     md, png = read.iter_attachments()
     assert md.get_content_charset() == "utf-8" and md.get_content() == report.decode("utf-8")
     assert png.get_content_charset() is None and png.get_content() == b"\x89PNG"
+
+
+def test_one_reminder_by_the_deadlines_own_calendar_and_news_of_the_players(game: Path, config: MailConfig,
+                                                                             mailboxes: Mailboxes) -> None:
+    """Weekdays only: a turn opened on Friday 10:00 is due Tuesday 10:00 (48 counted hours); its
+    24-hour reminder falls on Monday 10:00, its 2-hour one on Tuesday 08:00. A pass that comes late,
+    after both, sends one reminder."""
+    text = _players().replace("reminders: [24, 2]", "reminders: [24, 2], weekdays: [mon, tue, wed, thu, fri]")
+    (game / "players.yaml").write_text(text)
+    _run(game, config, "2026-11-27T10:00")  # a Friday
+    _run(game, config, "2026-11-30T09:00")  # Monday, before the 24-hour reminder: none
+    assert not [m for m in mailboxes.of("ussr@example.org") if "Reminder" in m["Subject"]]
+    _run(game, config, "2026-12-01T09:00")  # Tuesday, past both: one mail
+    _run(game, config, "2026-12-01T09:30")
+    reminders = [m for m in mailboxes.of("ussr@example.org") if "Reminder" in m["Subject"]]
+    assert len(reminders) == 1 and "due Tue 01 Dec 10:00 UTC" in reminders[0]["Subject"]
+    (game / "players.yaml").write_text(text.replace("name: Uk,", "name: Ursula,"))
+    _run(game, config, "2026-12-01T09:40")
+    news = [m for m in mailboxes.of("germany@example.org") if "The players of the game" in m["Subject"]]
+    assert len(news) == 1 and "Ursula: uk" in news[0].get_content()

@@ -68,6 +68,7 @@ class GamePass:
         self.turns = GameTurns(game, players, self.room, self.answers, render)
         if not any(step.get("step") == "announced" for step in self.room.steps):
             self.turns.announce(position)
+        self.turns.announce_players()
 
     def handle(self, incoming: Incoming) -> None:
         """Answer one mail. Turns are played once every mail is read, so that of two versions in

@@ -5,6 +5,7 @@ pass, a turn played but not mailed is mailed by it."""
 
 from __future__ import annotations
 
+import hashlib
 import html
 import re
 from datetime import datetime
@@ -15,7 +16,7 @@ from pbem.core.errors import InputError
 from pbem.core.folder import TURNS_DIR, private_reports
 from pbem.core.game import read_ledger
 from pbem.core.moderator import Position, current, latest_valid, play_turn, turn_name, versions, write_next_turn
-from pbem.core.players import Player, Players
+from pbem.core.players import PLAYERS_FILE, Player, Players
 from pbem.core.yamlio import load_document
 from pbem.mail.answers import Answers
 from pbem.mail.room import Mailroom, game_identity
@@ -50,6 +51,20 @@ class GameTurns:
             self.answers.mail(f"announce|{player.address}", player, "The game begins", text)
         self.room.note("announced")
         self.room.log(f"game announced to {len(self.players.players)} players")
+
+    def announce_players(self) -> None:
+        """Tell everyone who plays what when the players file changed (a player replaced, say);
+        the announcement of the game told them first."""
+        digest = hashlib.sha256((self.game / PLAYERS_FILE).read_bytes()).hexdigest()
+        told = [step["sha256"] for step in self.room.steps if step.get("step") == "players"]
+        if told and told[-1] == digest:
+            return
+        if told:  # else the game's announcement listed them
+            roles = "\n".join(f"- {p.name}: {', '.join(p.roles)}" for p in self.players.players)
+            for player in self.players.players:
+                self.answers.mail(f"players|{digest}|{player.address}", player, "The players of the game",
+                                  f"The moderator changed the players file. Who plays what now:\n{roles}\n")
+        self.room.note("players", sha256=digest)
 
     def _start_clock(self, position: Position) -> dict[str, Any]:
         clock = self.room.turns.get(str(position.turn))
