@@ -183,13 +183,20 @@ class Answers:
 
     @staticmethod
     def _standing_on_file(position: Position, role: str) -> str:
+        """One line on the standing orders in force: what they set, so that a player sees whether
+        the ones they sent are the ones on file."""
         path = position.folder / STANDING / f"{role}.yaml"
         if not path.is_file():
             return ""
         data = path.read_bytes()
-        text = data.decode("utf-8", errors="replace")
-        return (f"\nYour standing orders on file (SHA-256 {hashlib.sha256(data).hexdigest()[:16]}...; send new ones "
-                "with a line 'standing_orders: yes' above them):\n" + _echo(text))
+        try:
+            doc = parse_document(data.decode("utf-8", errors="replace"), "standing orders")
+            fields = [k for k in doc.data if k != position.ruleset.role_field] if isinstance(doc.data, dict) else []
+        except InputError:
+            fields = []
+        return (f"\nYour standing orders on file set {', '.join(fields) or 'nothing: every default applies'} "
+                f"(SHA-256 {hashlib.sha256(data).hexdigest()[:16]}...). Send new ones with the line "
+                "'standing_orders: yes' above them.\n")
 
 
 def _mail_lines(text: str, body: str) -> tuple[str, bool]:
