@@ -416,6 +416,8 @@ def test_a_club_runs_many_games_from_one_mailbox(tmp_path: Path, game: Path, con
     shutil.move(game, club / "first")
     new_game("aa-revised", club / "second", "Second game", {})
     shutil.copy(club / "first" / "players.yaml", club / "second" / "players.yaml")
+    new_game("aa-revised", club / "broken", "Broken game", {})  # its players have no passwords
+    (club / "broken" / "players.yaml").write_text(re.sub(r", password: '[^']*'", "", _players()))
     orders = (EXAMPLES / "aa-revised" / "orders" / "01-ussr.yaml").read_text()
     mail = _orders_mail("ussr", orders, "<second@x>")
     del mail["Subject"]
@@ -424,7 +426,7 @@ def test_a_club_runs_many_games_from_one_mailbox(tmp_path: Path, game: Path, con
     stray = _orders_mail("ussr", orders, "<stray@x>", sender="mallory@evil.example")
     _deliver(config.imap, stray)
     lines, problems = run_club(club, config, datetime.fromisoformat(START), render_turn)
-    assert not problems
+    assert [p.file for p in problems] == [str(club / "broken" / "players.yaml")]  # the others go on
     assert (club / "second" / "ledger.jsonl").exists() and not (club / "first" / "ledger.jsonl").exists()
     assert "<stray@x>" in (club / "mail-log.txt").read_text()
     ids = [m["Message-ID"] for m in mailboxes.of("ussr@example.org")]
@@ -467,3 +469,14 @@ def test_one_reminder_by_the_deadlines_own_calendar_and_news_of_the_players(game
     _run(game, config, "2026-12-01T09:40")
     news = [m for m in mailboxes.of("germany@example.org") if "The players of the game" in m["Subject"]]
     assert len(news) == 1 and "Ursula: uk" in news[0].get_content()
+
+
+def test_a_game_run_by_mail_before_the_journal_is_neither_announced_nor_answered_again(
+        game: Path, config: MailConfig, mailboxes: Mailboxes) -> None:
+    orders = (EXAMPLES / "aa-revised" / "orders" / "01-ussr.yaml").read_text()
+    _deliver(config.imap, _orders_mail("ussr", orders, "<old@x>"))
+    (game / "mail").mkdir()
+    (game / "mail" / "handled.jsonl").write_text(json.dumps({"message_id": "<old@x>", "outcome": "stored"}) + "\n")
+    _run(game, config)
+    assert not mailboxes.of("ussr@example.org")  # no announcement, no second answer
+    assert not (game / "inbox").exists()

@@ -115,9 +115,21 @@ class Pass:
         except GameBusy:
             self.lines.append(f"{display_path(game)}: another pass is at work on it; left to it")
         except InputError as exc:
-            self.problems += exc.problems
-            _log_outside(game, "the pass stopped: " + "; ".join(str(p) for p in exc.problems), self.now)
+            self.stopped(game, exc)
         return None
+
+    def stopped(self, game: Path, exc: InputError) -> None:
+        """A game its own files stop: said and logged, and left out of the rest of the pass."""
+        self.opened.pop(game, None)
+        self.problems += exc.problems
+        _log_outside(game, "the pass stopped: " + "; ".join(str(p) for p in exc.problems), self.now)
+
+    def advance(self) -> None:
+        for game, game_pass in list(self.opened.items()):
+            try:
+                game_pass.turns.advance()
+            except InputError as exc:
+                self.stopped(game, exc)
 
     def settle(self) -> None:
         for game, game_pass in self.opened.items():
@@ -152,8 +164,7 @@ def _run(games: list[Path], mark: Path, config: MailConfig, now: datetime, rende
             _flush(work.opened.values(), config.smtp, stack)
             if work.opened or work.idle:
                 _read_mailbox(work, mark, single)
-            for game_pass in work.opened.values():
-                game_pass.turns.advance()
+            work.advance()
             _flush(work.opened.values(), config.smtp, stack)
             work.settle()
         except OSError as exc:

@@ -131,7 +131,7 @@ class Mailroom:
     def _read_journal(self) -> list[dict[str, Any]]:
         path = self.root / JOURNAL
         if not path.exists():
-            return []
+            return self._before_the_journal()
         steps = []
         for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
             try:
@@ -142,14 +142,27 @@ class Mailroom:
                 steps.append(step)
         return steps
 
+    def _before_the_journal(self) -> list[dict[str, Any]]:
+        """A game run by mail before the journal (mail/handled.jsonl): its mails count as handled
+        and its players as told, so that an upgrade answers and announces nothing twice."""
+        legacy = self.root / "handled.jsonl"
+        if not legacy.exists():
+            return []
+        from pbem.core.game import read_ledger
+        steps = [{"step": "baseline", "turns": len(read_ledger(self.game) or [])}, {"step": "announced"}]
+        for line in legacy.read_text(encoding="utf-8", errors="replace").splitlines():
+            try:
+                steps.append({"step": "handled", "message_id": json.loads(line)["message_id"]})
+            except (ValueError, KeyError, TypeError):
+                continue
+        for step in steps:
+            self._append(step)
+        return steps
+
     def note(self, step: str, **facts: Any) -> dict[str, Any]:
         """Append one step to the journal, on disk before the pass goes on."""
         entry = {"step": step, **facts}
-        self.root.mkdir(parents=True, exist_ok=True)
-        with open(self.root / JOURNAL, "a", encoding="utf-8") as out:
-            out.write(json.dumps(entry, sort_keys=True) + "\n")
-            out.flush()
-            os.fsync(out.fileno())
+        self._append(entry)
         self.steps.append(entry)
         if step == "handled":
             self.handled[entry["message_id"]] = entry
@@ -158,6 +171,13 @@ class Mailroom:
         elif step == "reported":
             self.reported.add(entry["turn"])
         return entry
+
+    def _append(self, entry: dict[str, Any]) -> None:
+        self.root.mkdir(parents=True, exist_ok=True)
+        with open(self.root / JOURNAL, "a", encoding="utf-8") as out:
+            out.write(json.dumps(entry, sort_keys=True) + "\n")
+            out.flush()
+            os.fsync(out.fileno())
 
     def may_refuse(self, address: str) -> bool:
         """Whether a refusal may still be mailed to `address` this hour (then it counts one)."""
