@@ -152,7 +152,8 @@ def _finished_once(game: Path, last: dict, mailboxes: Mailboxes, in_flight: int)
         assert any("played" in s for s in subjects), subjects
         assert any(s.startswith("[") and "Re: " in s for s in subjects), subjects  # the answer to the bid
         doubled += sum(n - 1 for n in subjects.values())
-    assert doubled <= in_flight, [Counter(m["Subject"] for m in mailboxes.of(f"{p}@example.org")) for p in PLAYERS.values()]
+    assert doubled <= in_flight, [Counter(m["Subject"] for m in mailboxes.of(f"{p}@example.org"))
+                                  for p in PLAYERS.values()]
     assert not list((game / "mail" / "outbox").glob("*.eml"))
     handled = [json.loads(line) for line in (game / "mail" / "journal.jsonl").read_text().splitlines()
                if '"handled"' in line]
