@@ -94,16 +94,6 @@ def _ruleset(ruleset_id: str):
         raise typer.Exit(code=1)
 
 
-def _odds_ruleset(ruleset_id: str):
-    """The ruleset for `pbem odds`: a registered one, or an Axis & Allies edition not registered
-    yet (its battles can be weighed before the whole game is playable, e.g. aa-europe)."""
-    from pbem.rulesets.axis_allies.edition import EDITIONS
-    if ruleset_id not in RULESETS and ruleset_id in EDITIONS:
-        from pbem.rulesets.axis_allies import AxisAllies, edition
-        return AxisAllies(edition(ruleset_id))
-    return _ruleset(ruleset_id)
-
-
 def _load_state(path: Path) -> Document:
     """A state file that passes its schema, else `InputError`."""
     doc = _load(path)
@@ -596,7 +586,7 @@ def odds(attacker: str = typer.Option(..., help='Attacking units, e.g. "3 infant
         attacker, defender, attacker_power, defender_power, sea, amphibious, bombard, aa, attacker_tech,
         defender_tech, attacker_order, defender_order, keep_land_unit, retreat_after, retreat_below_units,
         retreat_when_weaker, retreat_below_chance, attacker_submerge, defender_submerge, simulate, seed, top)
-    rules = _odds_ruleset(ruleset)
+    rules = _ruleset(ruleset)
     try:
         result = rules.odds(request)
     except InputError as exc:

@@ -219,6 +219,20 @@ class Ruleset(ABC):
         """How reports write the game's powers and unit types (default: their ids, readably)."""
         return Words()
 
+    def render_reports(self, before: dict[str, Any], after: dict[str, Any], log: EventLog,
+                       inputs: Any) -> dict[str, bytes]:
+        """A played turn's reports and pictures by file name (report.md, report.bbcode,
+        report.html, each role's private ones where the game has secrets, the drawings), made from
+        the states, the events and the turn's inputs; they never decide a rule. A game without
+        reports of its own writes none."""
+        return {}
+
+    def render_board(self, state: dict[str, Any], events: list[dict[str, Any]], title: str,
+                     theatre: str | None = None) -> bytes | None:
+        """The board of any state as PNG bytes (`pbem render`), with `events` (public ones only)
+        drawn on it; None for a game without a board to draw."""
+        return None
+
     def map_data(self) -> tuple[dict[str, Any], dict[str, Any]] | None:
         """The board facts and drawing geometry the map image needs, or None for a game without one."""
         return None

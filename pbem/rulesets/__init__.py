@@ -1,32 +1,18 @@
-"""The registry of game rulesets: a ruleset id (as written in state and turn files) to its rules."""
+"""The registry of games: a ruleset id (as written in state and turn files) to its rules, found
+through the entry point group `pbem.games`, where the built-in games declare themselves as a game
+shipped on its own would (pyproject.toml). Nothing here names a game."""
 
 from __future__ import annotations
 
+from importlib.metadata import entry_points
+
 from pbem.core.ruleset import Ruleset
 
-
-def _axis_allies(ruleset_id: str) -> Ruleset:
-    from pbem.rulesets.axis_allies import AxisAllies, edition
-    return AxisAllies(edition(ruleset_id))
-
-
-def _qmg() -> Ruleset:
-    from pbem.rulesets.qmg import Qmg
-    return Qmg()
-
-
-def _undaunted() -> Ruleset:
-    from pbem.rulesets.undaunted import Undaunted
-    return Undaunted()
-
-
-# Factories rather than instances, so that importing the registry loads no game data.
-RULESETS = {
-    "aa-revised": lambda: _axis_allies("aa-revised"),
-    "aa-europe": lambda: _axis_allies("aa-europe"),
-    "qmg": _qmg,
-    "undaunted-stalingrad": _undaunted,
-}
+GROUP = "pbem.games"
+RULESETS = {point.name: lambda point=point: point.load()()
+            for point in sorted(entry_points(group=GROUP), key=lambda point: point.name)}
+"""Each game's factory; the entry point is loaded only when the game is asked for, so that the
+registry loads no game's code or data."""
 
 _made: dict[str, Ruleset] = {}
 

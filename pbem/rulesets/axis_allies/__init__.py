@@ -8,4 +8,12 @@ docs/architecture.md: turn.py plays the phases in order.
 from pbem.rulesets.axis_allies.edition import edition
 from pbem.rulesets.axis_allies.ruleset import AxisAllies
 
-__all__ = ["AxisAllies", "edition"]
+__all__ = ["AxisAllies", "edition", "europe", "revised"]
+
+
+def revised() -> AxisAllies:
+    return AxisAllies(edition("aa-revised"))
+
+
+def europe() -> AxisAllies:
+    return AxisAllies(edition("aa-europe"))

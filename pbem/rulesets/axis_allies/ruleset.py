@@ -164,6 +164,16 @@ class AxisAllies(Ruleset):
                    "treasury": int((state.get("treasury") or {}).get(p, 0)), **forces[p]} for p in b.powers]
         return {"powers": powers, "sides": sides, "needed": needed, "costs": costs}
 
+    def render_reports(self, before: dict[str, Any], after: dict[str, Any], log: EventLog,
+                       inputs: Any) -> dict[str, bytes]:
+        from pbem.render.report import render_reports
+        return render_reports(before, after, log, inputs)
+
+    def render_board(self, state: dict[str, Any], events: list[dict[str, Any]], title: str,
+                     theatre: str | None = None) -> bytes | None:
+        from pbem.render.report import render_map_png
+        return render_map_png(state, events, title, theatre)
+
     def map_data(self) -> tuple[dict[str, Any], dict[str, Any]]:
         return self.edition.board_data, self.edition.graphics
 

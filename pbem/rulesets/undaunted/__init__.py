@@ -123,6 +123,16 @@ class Undaunted(Ruleset):
         return [f"your hand: {', '.join(f'{cards[c].label} {c}' for c in hand) or 'empty'}",
                 f"your deck: {len(state['sides'][role]['deck'])} cards"]
 
+    def render_reports(self, before: dict[str, Any], after: dict[str, Any], log: EventLog,
+                       inputs: Any) -> dict[str, bytes]:
+        from pbem.render.undaunted_report import render_reports
+        return render_reports(before, after, log, inputs)
+
+    def render_board(self, state: dict[str, Any], events: list[dict[str, Any]], title: str,
+                     theatre: str | None = None) -> bytes | None:
+        from pbem.render.undaunted_map import render_map
+        return render_map(self.pack_for(state), self.view(state, "public"), events, title)
+
     def check_state(self, state: Document) -> list[Problem]:
         return check_state(self.pack_for(state.data), state)
 
