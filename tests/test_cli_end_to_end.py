@@ -577,7 +577,7 @@ def test_new_and_seed(tmp_path, monkeypatch):
     flag = pbem("new", "aa-revised", "other", "--victory-cities", "10")
     assert flag.exit_code != 0 and "No such option" in flag.stderr
     ruleset = pbem("new", "aa-classic", "other")
-    assert ruleset.exit_code != 0 and "unknown ruleset 'aa-classic' (allowed: aa-revised, aa-europe, qmg, undaunted-stalingrad)" in ruleset.stderr
+    assert ruleset.exit_code != 0 and "unknown ruleset 'aa-classic' (allowed: aa-europe, aa-revised, qmg, undaunted-stalingrad)" in ruleset.stderr
     assert tree(tmp_path) == before, "a refused `pbem new` wrote something"
 
 
