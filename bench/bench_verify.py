@@ -18,7 +18,8 @@ import time
 from pathlib import Path
 
 from pbem.core.folder import REPORTS, START_STATE, TURNS_DIR
-from pbem.core.game import ledger_entry, new_game, record_turn, seed_for_turn, verify_game
+from pbem.core.chain import seed_for_turn
+from pbem.core.game import ledger_entry, new_game, record_turn, verify_game
 from pbem.core.turn import load_turn, resolve_turn, write_outputs
 from pbem.core.yamlio import dump_yaml, load_document
 

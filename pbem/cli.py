@@ -17,7 +17,8 @@ import typer
 from pbem.core.dice import commitment, new_chain_secret
 from pbem.core.errors import InputError, Problem, display_path, escape_controls
 from pbem.core.folder import GAME_FILE, REVEAL_FILE, SECRET_FILE, STATE_FILE
-from pbem.core.game import Verified, new_game, read_ledger, read_secret, seed_for_turn, verify_game, write_secret
+from pbem.core.chain import read_secret, seed_for_turn, write_secret
+from pbem.core.game import Verified, new_game, read_ledger, verify_game
 from pbem.core.hidden import hidden_key
 from pbem.core.schemas import SCHEMA_NAMES, schema_data, schema_text, validate
 from pbem.core.turn import decisions_digest

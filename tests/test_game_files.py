@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem.core.game import MAX_CHAIN_LENGTH
+from pbem.core.chain import MAX_CHAIN_LENGTH
 from test_cli_end_to_end import EXAMPLE, assert_problem, pbem, tree
 
 SEED = "ab" * 32

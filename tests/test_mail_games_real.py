@@ -27,7 +27,8 @@ from pathlib import Path
 
 import pytest
 
-from pbem.core.game import new_game, read_secret, verify_game
+from pbem.core.chain import read_secret
+from pbem.core.game import new_game, verify_game
 from pbem.core.players import password_hash
 from pbem.core.yamlio import dump_yaml, load_document
 from pbem.mail.config import MailConfig

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from pbem.core.dice import CURRENT_SCHEME, SEED_BYTES, commitment, new_chain_secret, turn_seed
+from pbem.core.chain import CHAIN_LENGTH, SEED_HEX, chain_problems, seed_for_turn, write_secret
+from pbem.core.dice import CURRENT_SCHEME, commitment, new_chain_secret, turn_seed
 from pbem.core.errors import InputError, Problem, display_path
 from pbem.core.files import MAX_INPUT_BYTES, inside_game, read_input
 from pbem.core.folder import (DRAWN, GAME_FILE, REPORTS, SECRET_FILE, STANDING, START_STATE, STATE_FILE,
@@ -25,12 +26,6 @@ from pbem.core.turn import (EVENTS_FILE, TurnInputs, TurnResult, input_files, lo
 from pbem.core.yamlio import Document, dump_json_line, dump_yaml, load_document, load_json_lines
 from pbem.rulesets import get_ruleset
 
-CHAIN_LENGTH = 1000  # turn seeds a game can use: 200 rounds of five powers
-# Every seed is found by hashing from the end of the chain, so its length is the work of one
-# `pbem seed`: a hundred times a new game's chain still takes well under a second, and no file
-# can make pbem hash for hours.
-MAX_CHAIN_LENGTH = 100 * CHAIN_LENGTH
-_SEED_HEX = re.compile(f"[0-9a-f]{{{2 * SEED_BYTES}}}")
 _PLAYER_NAME = re.compile("[A-Za-z0-9_-]{1,40}")
 
 
@@ -48,7 +43,7 @@ def new_game(ruleset_id: str, folder: Path, game: str, options: dict[str, Any],
     problems += [Problem("--player", None, name, "not a player's name and commitment",
                          "NAME=64 hex digits from `pbem secret`, NAME of letters, digits, _ and -")
                  for name, value in (players or {}).items()
-                 if not (_SEED_HEX.fullmatch(value) and _PLAYER_NAME.fullmatch(name))]
+                 if not (SEED_HEX.fullmatch(value) and _PLAYER_NAME.fullmatch(name))]
     if problems:
         raise InputError(problems)
     if folder.exists() and not folder.is_dir():
@@ -111,56 +106,6 @@ def default_standing_orders(ruleset, role: str) -> str:
             + dump_yaml({ruleset.role_field: role}))
 
 
-def write_secret(path: Path, secret: str) -> str:
-    """Write a secret seed chain file readable by its owner only; returns the chain's commitment."""
-    path.touch(0o600)  # private before the secret is in it
-    path.write_text(dump_yaml({"secret": secret, "chain_length": CHAIN_LENGTH}), encoding="utf-8")
-    return turn_seed(secret, 0, CHAIN_LENGTH)
-
-
-def _chain_problems(doc: Document, where: tuple[str, ...], key: str) -> list[Problem]:
-    """The mapping at `where` holds `key` (a seed: hex as `pbem new` writes it) and a bounded
-    `chain_length`, as secret.yaml and game.yaml's dice block do."""
-    block = doc.data
-    for part in where:
-        block = block.get(part) if isinstance(block, dict) else None
-    if not isinstance(block, dict):
-        return [doc.problem(where, "not a mapping", f"{{{key}: ..., chain_length: ...}}")]
-    problems = []
-    if key not in block:
-        problems.append(doc.problem(where, f"missing {key!r}", f"{key}: {2 * SEED_BYTES} hex digits"))
-    elif not (isinstance(block[key], str) and _SEED_HEX.fullmatch(block[key])):
-        problems.append(doc.problem(where + (key,), "not a seed",
-                                    f"{2 * SEED_BYTES} hex digits 0-9, a-f, as `pbem new` writes them"))
-    length = block.get("chain_length")
-    if type(length) is not int or not 1 <= length <= MAX_CHAIN_LENGTH:
-        problems.append(doc.problem(where + ("chain_length",), "not a usable chain length",
-                                    f"a whole number from 1 to {MAX_CHAIN_LENGTH:,}"))
-    return problems
-
-
-def read_secret(path: Path) -> str:
-    """The secret of a secret chain file, checked."""
-    doc = load_document(path)
-    problems = _chain_problems(doc, (), "secret")
-    if problems:
-        raise InputError(problems)
-    return doc.data["secret"]
-
-
-def seed_for_turn(path: Path, turn: int) -> str:
-    """Game turn `turn`'s value of a secret chain: the moderator's seed when `path` is a game
-    folder (its secret.yaml), a player's contribution when it is their own secret file."""
-    doc = load_document(path / SECRET_FILE if path.is_dir() else path)
-    problems = _chain_problems(doc, (), "secret")
-    if problems:
-        raise InputError(problems)
-    try:
-        return turn_seed(doc.data["secret"], turn, doc.data["chain_length"])
-    except ValueError as exc:
-        raise InputError([doc.problem(("chain_length",), str(exc))]) from None
-
-
 def _check_game_file(game: Document) -> None:
     """game.yaml has the fields `pbem verify` reads, and names a known ruleset."""
     data = game.data if isinstance(game.data, dict) else {}
@@ -169,7 +114,7 @@ def _check_game_file(game: Document) -> None:
     if not problems and not isinstance(data["options"], dict):
         problems.append(game.problem(("options",), "not a mapping", "option: value pairs"))
     if not problems:
-        problems = _chain_problems(game, ("dice",), "commitment")
+        problems = chain_problems(game, ("dice",), "commitment")
     if not problems:
         try:
             get_ruleset(str(data["ruleset"]))

@@ -16,6 +16,7 @@ import hashlib
 import hmac
 from pathlib import Path
 
+from pbem.core.chain import read_secret
 from pbem.core.dice import DiceStream, commitment
 from pbem.core.errors import InputError, Problem, display_path
 from pbem.core.folder import GAME_FILE, REVEAL_FILE, SECRET_FILE
@@ -49,7 +50,6 @@ def read_hidden_key(game_folder: Path) -> str:
                                   "cards, so game.yaml publishes the commitment to its hidden key",
                                   "the game.yaml `pbem new` wrote")])
     if (game_folder / SECRET_FILE).is_file():
-        from pbem.core.game import read_secret  # the secret file's checks live with the chain
         key, source = hidden_key(read_secret(game_folder / SECRET_FILE)), game_folder / SECRET_FILE
     elif (game_folder / REVEAL_FILE).is_file():
         doc = load_document(game_folder / REVEAL_FILE)

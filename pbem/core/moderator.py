@@ -24,7 +24,8 @@ from typing import Any
 from pbem.core.errors import InputError, Problem, display_path
 from pbem.core.files import inside_game
 from pbem.core.folder import GAME_FILE, STANDING, START_STATE, STATE_FILE, TURN_CLOCKS, TURNS_DIR, game_folder_of
-from pbem.core.game import ledger_entry, read_ledger, record_turn, seed_for_turn
+from pbem.core.chain import seed_for_turn
+from pbem.core.game import ledger_entry, read_ledger, record_turn
 from pbem.core.ruleset import Ruleset
 from pbem.core.schemas import validate
 from pbem.core.turn import check_output, load_turn, resolve_turn, turn_lock, write_outputs
