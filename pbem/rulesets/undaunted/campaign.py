@@ -20,9 +20,10 @@ def permanent_count(pile: int) -> int:
     return next(count for least, count in PERMANENT if pile >= least)
 
 
-def after_scenario(turn: Turn, winner: str) -> None:
-    """Everything from the scenario's end to the next scenario's first bids, in one go: none of it
-    asks a player anything the standing orders do not say."""
+def after_scenario(turn: Turn, winner: str) -> str | None:
+    """Everything from the scenario's end to the setting up of the next, in one go: none of it asks
+    a player anything the standing orders do not say. The next scenario, None when the campaign is
+    over."""
     state, log = turn.state, turn.log
     campaign = state["campaign"]
     scenario = turn.pack.scenarios[state["scenario"]]
@@ -35,7 +36,7 @@ def after_scenario(turn: Turn, winner: str) -> None:
             area=scenario.area)
     if new_code is None or new_code.startswith(END):
         _campaign_over(turn, new_code)
-        return
+        return None
     campaign["code"] = new_code
     for side in SIDES:
         _casualty_phase(turn, side)
@@ -43,7 +44,7 @@ def after_scenario(turn: Turn, winner: str) -> None:
     story = turn.pack.stories.get(new_code)
     if story is None:
         _campaign_over(turn, new_code)
-        return
+        return None
     for side in SIDES:
         for card_id in story.unlock.get(side, []):
             _add(campaign, side, card_id)
@@ -56,8 +57,7 @@ def after_scenario(turn: Turn, winner: str) -> None:
             campaign["merged"][side].append(list(story.merge[side]))
             log.add("squads_merged", side=side, squads=list(story.merge[side]))
     log.add("story", code=new_code, scenario=story.scenario)
-    from pbem.rulesets.undaunted.turn import set_up  # the round machinery imports this module
-    set_up(turn.pack, state, story.scenario, turn.hidden, log, turn.standing)
+    return story.scenario
 
 
 def _add(campaign: dict[str, Any], side: str, card_id: str) -> None:

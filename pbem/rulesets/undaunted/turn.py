@@ -134,7 +134,9 @@ def resolve_turn(pack: Pack, state: dict[str, Any], orders: dict[str, Any], stan
             if label:
                 info["results"][label] = result
     except ScenarioOver as over:
-        after_scenario(turn, over.winner)
+        following = after_scenario(turn, over.winner)
+        if following is not None:
+            set_up(turn.pack, turn.state, following, turn.hidden, log, turn.standing)
         return after
     if orders["await_report"]:
         log.add("turn_continues", side=side)
