@@ -15,32 +15,14 @@ the noncombat moves can be checked against the position the attacker hopes for.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from pbem.rulesets.axis_allies.capture import take_territory
+from pbem.rulesets.axis_allies.combat_link import run_battle, run_raid, run_rocket
+from pbem.rulesets.axis_allies.context import NEVER_CASUALTIES, Assault, Battle, Outcome, Turn
 from pbem.rulesets.axis_allies.convoys import take_convoy
-from pbem.rulesets.axis_allies.context import Assault, Outcome, Turn
-from pbem.rulesets.axis_allies.orders import BattleDecisions, Rocket
+from pbem.rulesets.axis_allies.orders import Rocket
+from pbem.rulesets.axis_allies.retreats import held_clause, only_aircraft_leave, retreat_options
 from pbem.rulesets.axis_allies.state import Unit
-
-NEVER_CASUALTIES = ("aa_gun", "industrial_complex")
-
-
-@dataclass
-class Battle:
-    """Everything about one battle before its dice are thrown."""
-
-    id: str
-    space: str
-    kind: str  # land, sea, amphibious_sea, amphibious_land
-    attacker: str
-    attackers: list[Unit]
-    defenders: list[Unit]
-    bombarding: list[Unit] = field(default_factory=list)
-    decisions: BattleDecisions | None = None
-    bystanders: list[Unit] = field(default_factory=list)
-    """Ships of the attacker's allies in the zone, where the edition lets them take hits."""
-
+from pbem.rulesets.axis_allies.stranded_fighters import rehouse_interceptors
 
 # --- order of battles --------------------------------------------------------------------------
 
@@ -101,59 +83,9 @@ def _check_battle_decisions(turn: Turn) -> None:
             elif d.retreat.to not in options:
                 turn.problem(d.where + ("retreat", "to"),
                              f"attackers in {space} can retreat only to an adjacent friendly space that one of them "
-                             f"came from{_held_clause(turn)}", ", ".join(options) or "none")
+                             f"came from{held_clause(turn)}", ", ".join(options) or "none")
         if d.cancel_landing and not any(a.target == space for a in turn.assaults):
             turn.problem(d.where + ("cancel_landing",), f"there is no amphibious assault on {space}")
-
-
-def only_aircraft_leave(turn: Turn, space: str) -> bool:
-    """True when a retreat from `space` can only ever move aircraft: every attacker that moved there
-    is an aircraft. Cargo landing in an amphibious assault is still aboard when the orders are
-    checked, so land units that came overland to such a battle need a `to`: by both rulebooks the
-    land part of an assault begins with the landing, and if nothing lands (the landing is cancelled
-    or blocked) theirs is an ordinary land battle that they may leave."""
-    return all(turn.table.cls(u.type) == "air" for u in turn.pos.all_units()
-               if u.owner == turn.power and u.space == space and u.moved)
-
-
-def retreat_options(turn: Turn, space: str) -> list[str]:
-    """Adjacent friendly spaces from which at least one attacker came (the space before the battle)."""
-    b = turn.board
-    came_from = set()
-    for u in turn.pos.all_units():
-        if u.owner != turn.power or u.space != space or not u.moved or turn.table.cls(u.type) == "air":
-            continue
-        came_from.add(u.path[-2] if len(u.path) >= 2 else u.start_space)
-    result = []
-    for s in b.sort_spaces(came_from):
-        if not b.adjacent(s, space):
-            continue
-        friendly = turn.friendly_territory_now(s) if b.is_land(s) else not turn.hostile_zone_now(s)
-        if friendly and b.is_land(s) and turn.edition.has_option("retreat_destination"):
-            friendly = _held_at_start_for_retreat(turn, s)
-        # while checking, a space attacked this turn may be friendly by the time of the retreat
-        if friendly or (turn.checking and s in turn.battle_spaces):
-            result.append(s)
-    return result
-
-
-def _held_clause(turn: Turn) -> str:
-    """What else a retreat's territory must be, in words (Europe: held at the start of the turn)."""
-    if not turn.edition.has_option("retreat_destination"):
-        return ""
-    power = turn.words.power(turn.power)
-    who = f"the {power}" if turn.opt("retreat_destination") == "attacker_held" else f"the {power}'s side"
-    return f" (a territory: one held by {who} at the start of the turn, l.478)"
-
-
-def _held_at_start_for_retreat(turn: Turn, territory: str) -> bool:
-    """Europe (l.478): land units retreat only to a territory the attacker controlled at the start
-    of its turn (option retreat_destination: the power itself, or its side)."""
-    turn.ruling("retreat_destination")
-    holder = turn.start_control.get(territory)
-    if turn.opt("retreat_destination") == "attacker_held":
-        return holder == turn.power
-    return turn.friendly_at_start(territory)
 
 
 # --- one battle --------------------------------------------------------------------------------
@@ -183,7 +115,6 @@ def fight(turn: Turn, space: str) -> None:
         _assume_won(turn, space, attackers, defenders)
     else:
         battle = _setup(turn, space, attackers, defenders, landed)
-        from pbem.rulesets.axis_allies.combat_link import run_battle
         run_battle(turn, battle)
     if space in turn.captured:
         rehouse_interceptors(turn, space)
@@ -319,7 +250,6 @@ def bombing_raid(turn: Turn, territory: str, raiders: list[Unit]) -> None:
         u.fought = True
     if turn.checking or not raiders:
         return
-    from pbem.rulesets.axis_allies.combat_link import run_raid
     run_raid(turn, territory, raiders)
 
 
@@ -363,7 +293,6 @@ def rocket_strikes(turn: Turn) -> None:
         used_guns[r.frm] = used_guns.get(r.frm, 0) + 1
         targets[r.target] = targets.get(r.target, 0) + 1
         if not turn.checking:
-            from pbem.rulesets.axis_allies.combat_link import run_rocket
             run_rocket(turn, r.frm, r.target, complex_owner or "")
 
 
@@ -374,66 +303,3 @@ def _rocket_problem(turn: Turn, rocket: Rocket, where: tuple, message: str) -> b
     else:
         turn.event("rocket_skipped", power=turn.power, **{"from": rocket.frm}, target=rocket.target, reason=message)
     return False
-
-
-# --- after a battle ------------------------------------------------------------------------------
-
-def rehouse_carrier_fighters(turn: Turn, zone: str) -> None:
-    """Defending fighters left in the air over `zone` by a sunk carrier move one space, or are lost.
-
-    They try their owner's `carrier_fighters_land` list in order, then a friendly carrier with room in
-    the zone, then the adjacent friendly territories and carriers in board order (ruling
-    `sunk_carrier_fighters`).
-    """
-    b, pos = turn.board, turn.pos
-    homeless = [u for u in pos.units_in(zone, type="fighter")
-                if b.enemies(u.owner, turn.power) and (u.aboard is None or u.aboard not in pos.units)]
-    for fighter in sorted(homeless, key=lambda u: (b.power_order(u.owner), u.id)):
-        fighter.aboard = None
-        turn.ruling("sunk_carrier_fighters")
-        standing = turn.standing.get(fighter.owner)
-        wishes = list(standing.carrier_fighters_land) if standing else []
-        choices = [s for s in wishes if s == zone or b.adjacent(zone, s)]
-        choices += [zone] + b.sort_spaces(n for n in b.neighbours[zone] if not b.is_neutral(n))
-        target = next((s for s in choices if _can_take_fighter(turn, fighter, s)), None)
-        _fighter_moves_or_is_lost(turn, fighter, zone, target, "fighter of a sunk carrier",
-                                  "its carrier was sunk and no friendly territory or carrier with room is one space away")
-        if target is not None and b.is_sea(target):
-            carrier = turn.carrier_with_room(target, fighter)
-            fighter.aboard = carrier.id if carrier else None
-
-
-def rehouse_interceptors(turn: Turn, territory: str) -> None:
-    """Fighters that intercepted a raid on `territory`, which has now been captured, move one space to a
-    territory their side has held since the start of the turn (the first in board order), else are
-    lost (ruling `raid_and_attack_same_territory`)."""
-    b, pos = turn.board, turn.pos
-    stranded = [u for u in pos.units_in(territory, type="fighter") if u.id in turn.interceptors]
-    for fighter in sorted(stranded, key=lambda u: (b.power_order(u.owner), u.id)):
-        turn.ruling("raid_and_attack_same_territory")
-        held = [s for s in b.sort_spaces(b.neighbours[territory]) if b.is_land(s) and not b.is_neutral(s)
-                and b.friendly(turn.start_control.get(s), fighter.owner) and _can_take_fighter(turn, fighter, s)]
-        _fighter_moves_or_is_lost(turn, fighter, territory, held[0] if held else None,
-                                  "interceptor of a captured territory",
-                                  "it intercepted a raid on a territory then captured, and no territory its side "
-                                  "has held since the start of the turn is one space away")
-
-
-def _fighter_moves_or_is_lost(turn: Turn, fighter: Unit, space: str, target: str | None, note: str,
-                              lost_reason: str) -> None:
-    """A defending fighter that lost its base moves one space to `target`, or is lost without one."""
-    if target is None:
-        turn.pos.remove(fighter)
-        turn.event("lost", power=fighter.owner, space=space, units={"fighter": 1}, reason=lost_reason)
-    elif target != space:
-        turn.pos.move_unit(fighter, target)
-        turn.event("move", phase="combat", power=fighter.owner, units={"fighter": 1}, **{"from": space},
-                   path=[target], to=target, note=note)
-
-
-def _can_take_fighter(turn: Turn, fighter: Unit, space: str) -> bool:
-    b = turn.board
-    if b.is_land(space):
-        holder = turn.pos.control.get(space)
-        return holder is not None and b.friendly(holder, fighter.owner) and not turn.pos.enemy_units_in(space, fighter.owner)
-    return turn.carrier_with_room(space, fighter) is not None and not turn.pos.enemy_units_in(space, fighter.owner)

@@ -11,12 +11,13 @@ import math
 from dataclasses import replace
 
 from pbem.rulesets.axis_allies import combat, odds
-from pbem.rulesets.axis_allies.battles import Battle, NEVER_CASUALTIES, rehouse_carrier_fighters, retreat_options
 from pbem.rulesets.axis_allies.capture import take_territory
 from pbem.rulesets.axis_allies.convoys import take_convoy
-from pbem.rulesets.axis_allies.context import Outcome, Turn
+from pbem.rulesets.axis_allies.context import NEVER_CASUALTIES, Battle, Outcome, Turn
 from pbem.rulesets.axis_allies.orders import BattleDecisions
+from pbem.rulesets.axis_allies.retreats import retreat_options
 from pbem.rulesets.axis_allies.state import Unit
+from pbem.rulesets.axis_allies.stranded_fighters import rehouse_carrier_fighters
 
 
 # --- pieces ----------------------------------------------------------------------------------

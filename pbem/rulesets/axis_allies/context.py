@@ -19,7 +19,7 @@ from pbem.core.words import Words
 from pbem.core.yamlio import FieldPath
 from pbem.rulesets.axis_allies.board import Board
 from pbem.rulesets.axis_allies.edition import Edition
-from pbem.rulesets.axis_allies.orders import Move, Orders, StandingOrders
+from pbem.rulesets.axis_allies.orders import BattleDecisions, Move, Orders, StandingOrders
 from pbem.rulesets.axis_allies.state import Position, Unit
 from pbem.rulesets.axis_allies.units import UnitTable
 
@@ -238,3 +238,22 @@ class Turn:
     def power_counts(self, units: list[Unit]) -> dict[str, dict[str, int]]:
         """{power: {type: n}} of some units, in turn order and unit-table order."""
         return self.pos.counts(units)
+
+
+NEVER_CASUALTIES = ("aa_gun", "industrial_complex")
+
+
+@dataclass
+class Battle:
+    """Everything about one battle before its dice are thrown."""
+
+    id: str
+    space: str
+    kind: str  # land, sea, amphibious_sea, amphibious_land
+    attacker: str
+    attackers: list[Unit]
+    defenders: list[Unit]
+    bombarding: list[Unit] = field(default_factory=list)
+    decisions: BattleDecisions | None = None
+    bystanders: list[Unit] = field(default_factory=list)
+    """Ships of the attacker's allies in the zone, where the edition lets them take hits."""
