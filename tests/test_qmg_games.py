@@ -11,7 +11,7 @@ import yaml
 from pbem.core.dice import DiceStream
 from pbem.core.events import EventLog, seen_by
 from pbem.core.yamlio import parse_document
-from pbem.render.qmg_report import render_formats, report_model
+from pbem.rulesets.qmg.report import render_formats, report_model
 from pbem.rulesets.qmg import Qmg
 from pbem.rulesets.qmg.content import COUNTRIES
 from pbem.rulesets.qmg.play import Turn

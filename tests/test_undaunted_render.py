@@ -17,8 +17,8 @@ from typer.testing import CliRunner
 
 from pbem.cli import app
 from pbem.render.report import POST_LIMIT
-from pbem.render.undaunted_map import render_map
-from pbem.render.undaunted_report import Narrator
+from pbem.rulesets.undaunted.map_image import render_map
+from pbem.rulesets.undaunted.report import Narrator
 from pbem.rulesets.undaunted import Undaunted
 
 RULESET = Undaunted()
@@ -247,6 +247,6 @@ def test_a_damaged_building_is_named_by_its_new_version_from_then_on() -> None:
 def test_every_event_the_engine_logs_has_its_sentence() -> None:
     engine = Path(__file__).resolve().parents[1] / "pbem" / "rulesets" / "undaunted"
     logged = {kind for path in engine.glob("*.py") for kind in re.findall(r'\.add\("(\w+)"', path.read_text())}
-    report = (Path(__file__).resolve().parents[1] / "pbem" / "render" / "undaunted_report.py").read_text()
+    report = (Path(__file__).resolve().parents[1] / "pbem" / "rulesets" / "undaunted" / "report.py").read_text()
     handled = set(re.findall(r'kind == "(\w+)"', report)) | set(re.findall(r'e\["type"\] == "(\w+)"', report))
     assert logged and not logged - handled

@@ -108,12 +108,12 @@ class Qmg(Ruleset):
 
     def render_reports(self, before: dict[str, Any], after: dict[str, Any], log: EventLog,
                        inputs: Any) -> dict[str, bytes]:
-        from pbem.render.qmg_report import render_reports
+        from pbem.rulesets.qmg.report import render_reports
         return render_reports(before, after, log, inputs)
 
     def render_board(self, state: dict[str, Any], events: list[dict[str, Any]], title: str,
                      theatre: str | None = None) -> bytes | None:
-        from pbem.render.qmg_board import render_board
+        from pbem.rulesets.qmg.board_image import render_board
         return render_board(self.pack, state, events, title)
 
     def check_state(self, state: Document) -> list[Problem]:

@@ -125,12 +125,12 @@ class Undaunted(Ruleset):
 
     def render_reports(self, before: dict[str, Any], after: dict[str, Any], log: EventLog,
                        inputs: Any) -> dict[str, bytes]:
-        from pbem.render.undaunted_report import render_reports
+        from pbem.rulesets.undaunted.report import render_reports
         return render_reports(before, after, log, inputs)
 
     def render_board(self, state: dict[str, Any], events: list[dict[str, Any]], title: str,
                      theatre: str | None = None) -> bytes | None:
-        from pbem.render.undaunted_map import render_map
+        from pbem.rulesets.undaunted.map_image import render_map
         return render_map(self.pack_for(state), self.view(state, "public"), events, title)
 
     def check_state(self, state: Document) -> list[Problem]:

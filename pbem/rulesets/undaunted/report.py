@@ -351,7 +351,7 @@ def render_formats(model: dict[str, Any], map_png: str | None = None) -> dict[st
 def render_reports(before: dict[str, Any], after: dict[str, Any], log: EventLog,
                    inputs: TurnInputs) -> dict[str, bytes]:
     """The public report and each side's private report, in every format."""
-    from pbem.render.undaunted_map import render_map  # matplotlib is slow to import; only when drawing
+    from pbem.rulesets.undaunted.map_image import render_map  # matplotlib is slow to import; only when drawing
     ruleset = get_ruleset(before["ruleset"])
     public = report_model(ruleset, before, after, log, "public")
     seen_events = [e for e in log.events if seen_by(e, "public")]

@@ -137,7 +137,7 @@ def render_formats(model: dict[str, Any], map_png: str | None = None) -> dict[st
 def render_reports(before: dict[str, Any], after: dict[str, Any], log: EventLog,
                    inputs: TurnInputs) -> dict[str, bytes]:
     """The public report and each country's private report, in every format."""
-    from pbem.render.qmg_board import render_board  # matplotlib is slow to import; only when drawing
+    from pbem.rulesets.qmg.board_image import render_board  # matplotlib is slow to import; only when drawing
     ruleset = get_ruleset(before["ruleset"])
     public = report_model(ruleset, before, after, log, "public")
     board = render_board(ruleset.pack, after, [e for e in log.events if seen_by(e, "public")],
