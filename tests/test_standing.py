@@ -13,7 +13,8 @@ import yaml
 
 from pbem.core.turn import load_turn, resolve_turn
 from pbem.render.charts import render_charts
-from pbem.render.report import POST_LIMIT, report_model
+from pbem.render.report import report_model
+from pbem.render.templates import POST_LIMIT
 from pbem.render.standing import Point, game_history, losses, standing_model
 from pbem.rulesets import get_ruleset
 

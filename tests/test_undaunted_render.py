@@ -16,7 +16,7 @@ from PIL import Image
 from typer.testing import CliRunner
 
 from pbem.cli import app
-from pbem.render.report import POST_LIMIT
+from pbem.render.templates import POST_LIMIT
 from pbem.rulesets.undaunted.map_image import render_map
 from pbem.rulesets.undaunted.report import Narrator
 from pbem.rulesets.undaunted import Undaunted

@@ -7,22 +7,15 @@ out, so the Markdown, HTML and BBCode reports always tell the same story.
 from __future__ import annotations
 
 import base64
-import re
-from functools import cache
-from importlib.resources import files
 from typing import Any
 
-import jinja2
-import markupsafe
-
-from pbem.core.errors import CONTROL_CHARACTERS
 from pbem.core.events import EventLog
 from pbem.core.turn import TurnInputs
 from pbem.core.words import Words, percent
 from pbem.render.standing import Point, game_history, signed, spending, standing_model
+from pbem.render.templates import template_environment, within_post_limit
 from pbem.rulesets import get_ruleset
 
-POST_LIMIT = 60_000  # characters: phpBB's default, and near what most forums accept in one post
 STEP_NAMES = {"aa": "AA fire", "bombardment": "Shore bombardment", "submarines": "Submarines",
               "attack": "Attacker fires", "defence": "Defender fires"}
 
@@ -325,75 +318,6 @@ def report_model(before: dict[str, Any], after: dict[str, Any], log: EventLog,
         "dice_rolled": end["dice_rolled"], "next_power": w.power(end["next_power"]),
         "winner": after.get("winner"),
     }
-
-
-@cache  # compiling the templates costs more than rendering them
-def template_environment(autoescape: bool) -> jinja2.Environment:
-    def load(name: str) -> str:
-        return (files("pbem.templates") / name).read_text(encoding="utf-8")
-    env = jinja2.Environment(loader=jinja2.FunctionLoader(load), autoescape=autoescape,
-                             keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
-                             undefined=jinja2.StrictUndefined)
-    env.filters["md"] = _markdown_text
-    env.filters["bb"] = _bbcode_text
-    env.filters["html"] = _html_text
-    return env
-
-
-# Line breaks of every kind (str.splitlines' set), with the blanks around them. Player text stays on
-# one report line, so it can start no heading, list, quote, table or setext underline of its own.
-_LINE_BREAKS_ONLY = re.compile(r"\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
-_LINE_BREAKS = re.compile(rf"[ \t]*(?:(?:{_LINE_BREAKS_ONLY.pattern})[ \t]*)+")
-_PARAGRAPH_SIGN = " \u23ce "  # " ⏎ ": where the player left a blank line
-# The control characters of messages (errors.py): C0 and C1 controls, DEL, and the bidi marks,
-# embeddings, overrides and isolates, which can make text read in another order than it is written.
-# Line breaks and tabs are gone by the time this applies; each other is shown as its code point,
-# e.g. ⟨U+202E⟩.
-_CONTROLS = re.compile("[" + "".join(re.escape(chr(code)) for code in CONTROL_CHARACTERS) + "]")
-
-
-def _join_lines(breaks: re.Match[str]) -> str:
-    # a single break is the wrapping of a mail client and reads as a space, as in Markdown itself
-    return _PARAGRAPH_SIGN if len(_LINE_BREAKS_ONLY.findall(breaks.group())) > 1 else " "
-
-
-def one_line(text: Any) -> str:
-    """Player text as inert plain text on one line: a line break reads as a space, a blank line as
-    ⏎, a tab as a space, other control characters as their code point; surrounding blanks go."""
-    joined = _LINE_BREAKS.sub(_join_lines, str(text).strip()).replace("\t", " ")
-    return _CONTROLS.sub(lambda m: f"\u27e8U+{ord(m.group()):04X}\u27e9", joined)
-
-
-_MARKDOWN_MARKUP = re.compile(r"([\\`*_\[\]|~])")
-# what makes a block (heading, quote, list, thematic break, code fence) at the start of a line
-_MARKDOWN_BLOCK_START = re.compile(r"^(?=[#+=-])|^(\d+)(?=[.)])")  # ">" is &gt; by now
-
-
-def _markdown_text(text: Any) -> str:
-    """Text shown as itself in Markdown: player text must not be able to form links, images,
-    emphasis, code, tables or blocks, nor inject HTML (Markdown passes raw HTML through)."""
-    escaped = one_line(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    escaped = _MARKDOWN_MARKUP.sub(r"\\\1", escaped)
-    return _MARKDOWN_BLOCK_START.sub(lambda m: (m.group(1) or "") + "\\", escaped, count=1)
-
-
-def _bbcode_text(text: Any) -> str:
-    # BBCode has no escape. A tag needs its name right after "[", so a zero-width space there
-    # leaves the text reading as typed (and copying as typed, bar one invisible character) while
-    # no forum parser (phpBB, MyBB, SMF, vBulletin) sees a tag; forums escape HTML themselves.
-    return one_line(text).replace("[", "[\u200b")
-
-
-def _html_text(text: Any) -> markupsafe.Markup:
-    return markupsafe.escape(one_line(text))
-
-
-def within_post_limit(text: str, kind: str) -> str:
-    if len(text) <= POST_LIMIT:
-        return text
-    warning = (f"(This {kind} report is {len(text):,} characters long, over the {POST_LIMIT:,} characters "
-               "most forums accept in one post: post it in parts, splitting before a battle.)\n\n")
-    return warning + text
 
 
 def render_markdown(model: dict[str, Any]) -> str:

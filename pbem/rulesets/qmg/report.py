@@ -14,7 +14,7 @@ from pbem.core.events import EventLog, seen_by
 from pbem.core.folder import private_reports
 from pbem.core.turn import TurnInputs
 from pbem.core.words import Words
-from pbem.render.report import template_environment, within_post_limit
+from pbem.render.templates import template_environment, within_post_limit
 from pbem.rulesets import get_ruleset
 
 W = Words()

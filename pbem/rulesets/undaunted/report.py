@@ -15,7 +15,7 @@ from typing import Any
 from pbem.core.events import EventLog, seen_by
 from pbem.core.folder import private_reports
 from pbem.core.turn import TurnInputs
-from pbem.render.report import template_environment, within_post_limit
+from pbem.render.templates import template_environment, within_post_limit
 from pbem.rulesets import get_ruleset
 from pbem.rulesets.undaunted.content import SIDES, Pack, action_name, other_side
 
