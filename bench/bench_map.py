@@ -20,7 +20,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from pbem.render.mapimage import draw_map  # noqa: E402
+from pbem.rulesets.axis_allies.reports.map_image import draw_map  # noqa: E402
 from pbem.render.palette import palette_image  # noqa: E402
 from pbem.rulesets.axis_allies import AxisAllies, edition  # noqa: E402
 

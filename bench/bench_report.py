@@ -34,10 +34,10 @@ sys.path.insert(0, str(REPO))
 
 from bench_turn import best_of  # noqa: E402  (this folder, the script's own, is on the path)
 from pbem.core.turn import load_turn, resolve_turn  # noqa: E402
-from pbem.render import standing  # noqa: E402
-from pbem.render.charts import render_charts  # noqa: E402
+from pbem.rulesets.axis_allies.reports import standing  # noqa: E402
+from pbem.rulesets.axis_allies.reports.charts import render_charts  # noqa: E402
 from pbem.render.palette import palette_image  # noqa: E402
-from pbem.render.report import (VIEWER_SCALE, draw_board, render_bbcode, render_html, render_markdown,  # noqa: E402
+from pbem.rulesets.axis_allies.reports.report import (VIEWER_SCALE, draw_board, render_bbcode, render_html, render_markdown,  # noqa: E402
                                 render_reports, report_model)
 from pbem.rulesets import get_ruleset  # noqa: E402
 

@@ -38,7 +38,7 @@ sys.path.insert(0, str(REPO))  # run as a plain script from a checkout
 
 from pbem.core.turn import load_turn, resolve_turn, write_outputs  # noqa: E402
 from pbem.render import render_turn  # noqa: E402
-from pbem.render.report import render_markdown, report_model  # noqa: E402
+from pbem.rulesets.axis_allies.reports.report import render_markdown, report_model  # noqa: E402
 from pbem.rulesets import get_ruleset  # noqa: E402
 
 DEFAULT_TURN = REPO / "examples" / "aa-revised" / "turns" / "02-germany.yaml"

@@ -582,7 +582,7 @@ def odds(attacker: str = typer.Option(..., help='Attacking units, e.g. "3 infant
          ) -> None:
     """The exact odds of a battle: who wins, what survives, what is lost, the likeliest outcomes."""
     from pbem.core.ruleset import OddsRequest
-    from pbem.render.odds import odds_text
+    from pbem.rulesets.axis_allies.reports.odds_text import odds_text
     request = OddsRequest(
         attacker, defender, attacker_power, defender_power, sea, amphibious, bombard, aa, attacker_tech,
         defender_tech, attacker_order, defender_order, keep_land_unit, retreat_after, retreat_below_units,

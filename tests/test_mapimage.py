@@ -1,4 +1,4 @@
-"""Tests of the map image (pbem/render/mapimage.py).
+"""Tests of the map image (pbem/rulesets/axis_allies/reports/map_image.py).
 
 Renders the opening position (setup.yaml on board.yaml, drawn with graphics.json) and reads the PNG
 back: image size, colours sampled around label centres, byte-identical re-rendering, theatre crops,
@@ -27,7 +27,7 @@ from PIL import Image
 
 from pbem.render.palette import palette_image
 from pbem.rulesets import get_ruleset
-from pbem.render.mapimage import (
+from pbem.rulesets.axis_allies.reports.map_image import (
     ARROW_OUTLINES,
     BATTLE_COLOURS,
     DAMAGE_COLOURS,
@@ -355,7 +355,7 @@ def test_europe_convoy_zone_border_shows_its_holder(tmp_path: Path) -> None:
 def test_europe_ipc_values_beside_names(tmp_path: Path) -> None:
     """Europe's drawing data has no place for IPC values: the badge is drawn beside the name, for
     territories and convoy zones alike."""
-    from pbem.render import mapimage
+    from pbem.rulesets.axis_allies.reports import map_image as mapimage
     drawn: list[str] = []
     original = mapimage._ipc_badge
 

@@ -19,7 +19,7 @@ from pbem.core.dice import FixedDice
 from pbem.core.events import EventLog
 from pbem.core.ruleset import OddsRequest, Ruleset
 from pbem.core.yamlio import parse_document
-from pbem.render.report import render_bbcode, render_html, render_markdown, report_model
+from pbem.rulesets.axis_allies.reports.report import render_bbcode, render_html, render_markdown, report_model
 
 KEYS = {"attacker_win", "defender_win", "draw", "attacker_survivors", "defender_survivors", "outcomes",
         "attacker_ipc_lost", "defender_ipc_lost"}

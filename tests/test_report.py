@@ -21,7 +21,7 @@ from markdown_it import MarkdownIt
 from pbem.core.dice import FixedDice
 from pbem.core.events import EventLog
 from pbem.core.yamlio import parse_document
-from pbem.render.report import render_bbcode, render_html, render_markdown, report_model
+from pbem.rulesets.axis_allies.reports.report import render_bbcode, render_html, render_markdown, report_model
 from pbem.render.templates import one_line
 from pbem.rulesets import get_ruleset
 

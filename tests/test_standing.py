@@ -12,10 +12,10 @@ import pytest
 import yaml
 
 from pbem.core.turn import load_turn, resolve_turn
-from pbem.render.charts import render_charts
-from pbem.render.report import report_model
+from pbem.rulesets.axis_allies.reports.charts import render_charts
+from pbem.rulesets.axis_allies.reports.report import report_model
 from pbem.render.templates import POST_LIMIT
-from pbem.render.standing import Point, game_history, losses, standing_model
+from pbem.rulesets.axis_allies.reports.standing import Point, game_history, losses, standing_model
 from pbem.rulesets import get_ruleset
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"

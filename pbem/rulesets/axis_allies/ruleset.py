@@ -166,12 +166,12 @@ class AxisAllies(Ruleset):
 
     def render_reports(self, before: dict[str, Any], after: dict[str, Any], log: EventLog,
                        inputs: Any) -> dict[str, bytes]:
-        from pbem.render.report import render_reports
+        from pbem.rulesets.axis_allies.reports.report import render_reports
         return render_reports(before, after, log, inputs)
 
     def render_board(self, state: dict[str, Any], events: list[dict[str, Any]], title: str,
                      theatre: str | None = None) -> bytes | None:
-        from pbem.render.report import render_map_png
+        from pbem.rulesets.axis_allies.reports.report import render_map_png
         return render_map_png(state, events, title, theatre)
 
     def map_data(self) -> tuple[dict[str, Any], dict[str, Any]]:

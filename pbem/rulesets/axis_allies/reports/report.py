@@ -12,7 +12,7 @@ from typing import Any
 from pbem.core.events import EventLog
 from pbem.core.turn import TurnInputs
 from pbem.core.words import Words, percent
-from pbem.render.standing import Point, game_history, signed, spending, standing_model
+from pbem.rulesets.axis_allies.reports.standing import Point, game_history, signed, spending, standing_model
 from pbem.render.templates import template_environment, within_post_limit
 from pbem.rulesets import get_ruleset
 
@@ -347,12 +347,12 @@ names are about 12 pixels high, legible on a 1280-pixel screen."""
 
 def draw_board(state: dict[str, Any], events: list[dict[str, Any]] | None, title: str,
                theatre: str | None = None, scale: float = 1.0):
-    """The map of a position as RGB pixels and what is drawn where (`mapimage.MapInfo`), or None
+    """The map of a position as RGB pixels and what is drawn where (`map_image.MapInfo`), or None
     when the ruleset has no board drawing."""
     drawing = get_ruleset(state["ruleset"]).map_data()
     if drawing is None:
         return None
-    from pbem.render.mapimage import draw_map  # matplotlib is slow to import; only when drawing
+    from pbem.rulesets.axis_allies.reports.map_image import draw_map  # matplotlib is slow to import; only when drawing
     board, graphics = drawing
     return draw_map(state, board, graphics, events, theatre=theatre, title=title, scale=scale)
 
@@ -380,7 +380,7 @@ def render_reports(before: dict[str, Any], after: dict[str, Any], log: EventLog,
                    inputs: TurnInputs) -> dict[str, bytes]:
     """Every report file of a turn, as `pbem adjudicate` writes them: the three reports, the map in
     full (for the HTML report's viewer) and at forum size, and the charts of the game so far."""
-    from pbem.render.charts import render_charts  # matplotlib: only when drawing
+    from pbem.rulesets.axis_allies.reports.charts import render_charts  # matplotlib: only when drawing
     from pbem.render.palette import palette_image
     (orders,) = inputs.submissions.values()  # an Axis & Allies turn is one power's
     history = game_history(inputs, after)

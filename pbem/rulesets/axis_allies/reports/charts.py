@@ -18,7 +18,7 @@ from matplotlib.figure import Figure
 
 from pbem.core.words import Words
 from pbem.render.palette import palette_png
-from pbem.render.standing import Point
+from pbem.rulesets.axis_allies.reports.standing import Point
 
 _RC = {
     "font.family": "DejaVu Sans",  # bundled with matplotlib: the same glyphs on every machine

@@ -1,0 +1,2 @@
+"""The Axis & Allies reports: the turn report (`report.py`), the board (`map_image.py`), where the war
+stands (`standing.py`), the game's charts (`charts.py`) and the odds in words (`odds_text.py`)."""
