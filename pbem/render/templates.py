@@ -1,5 +1,6 @@
-"""What every game's reports share: the templates (`templates/`, installed as pbem.templates) with
-the filters that keep a player's text on one line and free of markup, and the forums' post limit."""
+"""What every game's reports share: the template environment (a game's own templates, then the
+shared ones in `templates/`, installed as pbem.templates) with the filters that keep a player's
+text on one line and free of markup, and the forums' post limit."""
 
 from __future__ import annotations
 
@@ -17,9 +18,14 @@ POST_LIMIT = 60_000  # characters: phpBB's default, and near what most forums ac
 
 
 @cache  # compiling the templates costs more than rendering them
-def template_environment(autoescape: bool) -> jinja2.Environment:
-    def load(name: str) -> str:
-        return (files("pbem.templates") / name).read_text(encoding="utf-8")
+def template_environment(game: str, autoescape: bool) -> jinja2.Environment:
+    """The templates of the game whose package is `game` (its folder templates/), and those every
+    game may include (pbem.templates)."""
+    def load(name: str) -> str | None:
+        for place in (files(game) / "templates" / name, files("pbem.templates") / name):
+            if place.is_file():
+                return place.read_text(encoding="utf-8")
+        return None
     env = jinja2.Environment(loader=jinja2.FunctionLoader(load), autoescape=autoescape,
                              keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
                              undefined=jinja2.StrictUndefined)
@@ -27,6 +33,11 @@ def template_environment(autoescape: bool) -> jinja2.Environment:
     env.filters["bb"] = _bbcode_text
     env.filters["html"] = _html_text
     return env
+
+
+def template(game: str, name: str) -> jinja2.Template:
+    """One of a game's templates; an HTML one (`*.html.j2`) escapes what it shows."""
+    return template_environment(game, name.endswith(".html.j2")).get_template(name)
 
 
 # Line breaks of every kind (str.splitlines' set), with the blanks around them. Player text stays on

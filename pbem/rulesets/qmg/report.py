@@ -14,7 +14,7 @@ from pbem.core.events import EventLog, seen_by
 from pbem.core.folder import private_reports
 from pbem.core.turn import TurnInputs
 from pbem.core.words import Words
-from pbem.render.templates import template_environment, within_post_limit
+from pbem.render.templates import template, within_post_limit
 from pbem.rulesets import get_ruleset
 
 W = Words()
@@ -128,10 +128,10 @@ def report_model(ruleset, before: dict[str, Any], after: dict[str, Any], log: Ev
 
 def render_formats(model: dict[str, Any], map_png: str | None = None) -> dict[str, str]:
     """The three formats of one audience's report; `map_png` (base64) is embedded in the HTML."""
-    return {"md": within_post_limit(template_environment(False).get_template("qmg.md.j2").render(r=model), "Markdown"),
-            "bbcode": within_post_limit(template_environment(False).get_template("qmg.bbcode.j2").render(r=model),
+    return {"md": within_post_limit(template(__package__, "qmg.md.j2").render(r=model), "Markdown"),
+            "bbcode": within_post_limit(template(__package__, "qmg.bbcode.j2").render(r=model),
                                         "BBCode"),
-            "html": template_environment(True).get_template("qmg.html.j2").render(r=model, map_png=map_png)}
+            "html": template(__package__, "qmg.html.j2").render(r=model, map_png=map_png)}
 
 
 def render_reports(before: dict[str, Any], after: dict[str, Any], log: EventLog,

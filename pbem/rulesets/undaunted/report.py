@@ -15,7 +15,7 @@ from typing import Any
 from pbem.core.events import EventLog, seen_by
 from pbem.core.folder import private_reports
 from pbem.core.turn import TurnInputs
-from pbem.render.templates import template_environment, within_post_limit
+from pbem.render.templates import template, within_post_limit
 from pbem.rulesets import get_ruleset
 from pbem.rulesets.undaunted.content import SIDES, Pack, action_name, other_side
 
@@ -342,10 +342,9 @@ def report_model(ruleset, before: dict[str, Any], after: dict[str, Any], log: Ev
 
 def render_formats(model: dict[str, Any], map_png: str | None = None) -> dict[str, str]:
     """The three formats of one audience's report; `map_png` (base64) is embedded in the HTML."""
-    text = template_environment(False)
-    return {"md": within_post_limit(text.get_template("undaunted.md.j2").render(r=model), "Markdown"),
-            "bbcode": within_post_limit(text.get_template("undaunted.bbcode.j2").render(r=model), "BBCode"),
-            "html": template_environment(True).get_template("undaunted.html.j2").render(r=model, map_png=map_png)}
+    return {"md": within_post_limit(template(__package__, "undaunted.md.j2").render(r=model), "Markdown"),
+            "bbcode": within_post_limit(template(__package__, "undaunted.bbcode.j2").render(r=model), "BBCode"),
+            "html": template(__package__, "undaunted.html.j2").render(r=model, map_png=map_png)}
 
 
 def render_reports(before: dict[str, Any], after: dict[str, Any], log: EventLog,

@@ -1,6 +1,6 @@
 """The turn report, built from the event log and the states before and after the turn.
 
-`report_model` gathers what happened into plain data; the templates in `templates/` only lay it
+`report_model` gathers what happened into plain data; the templates in `templates/` beside it only lay it
 out, so the Markdown, HTML and BBCode reports always tell the same story.
 """
 
@@ -13,7 +13,7 @@ from pbem.core.events import EventLog
 from pbem.core.turn import TurnInputs
 from pbem.core.words import Words, percent
 from pbem.rulesets.axis_allies.reports.standing import Point, game_history, signed, spending, standing_model
-from pbem.render.templates import template_environment, within_post_limit
+from pbem.render.templates import template, within_post_limit
 from pbem.rulesets import get_ruleset
 
 STEP_NAMES = {"aa": "AA fire", "bombardment": "Shore bombardment", "submarines": "Submarines",
@@ -322,12 +322,12 @@ def report_model(before: dict[str, Any], after: dict[str, Any], log: EventLog,
 
 def render_markdown(model: dict[str, Any]) -> str:
     """The report for Markdown forums."""
-    return within_post_limit(template_environment(False).get_template("report.md.j2").render(r=model), "Markdown")
+    return within_post_limit(template(__package__, "report.md.j2").render(r=model), "Markdown")
 
 
 def render_bbcode(model: dict[str, Any]) -> str:
     """The report for BBCode forums."""
-    return within_post_limit(template_environment(False).get_template("report.bbcode.j2").render(r=model), "BBCode")
+    return within_post_limit(template(__package__, "report.bbcode.j2").render(r=model), "BBCode")
 
 
 def render_html(model: dict[str, Any], map_png: bytes | None, charts_svg: bytes | None = None,
@@ -336,7 +336,7 @@ def render_html(model: dict[str, Any], map_png: bytes | None, charts_svg: bytes 
     `board`: the map's spaces and this turn's action in image pixels, for the zoomable viewer."""
     def embedded(data: bytes | None) -> str | None:
         return base64.b64encode(data).decode("ascii") if data else None
-    return template_environment(True).get_template("report.html.j2").render(
+    return template(__package__, "report.html.j2").render(
         r=model, map_png=embedded(map_png), charts_svg=embedded(charts_svg), board=board)
 
 
