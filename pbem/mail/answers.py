@@ -57,27 +57,20 @@ class Answers:
             room.note("handled", message_id=mid, sender=incoming.sender, outcome="not a player")
             return
         if incoming.problem and not player.knows(incoming.password):
-            room.log(f"{mid} from {incoming.sender}: could not be read: {incoming.problem}")
-            self.reply(player, incoming, f"Your mail could not be read: {incoming.problem}. Nothing was changed. "
-                       "Send the orders as a YAML attachment or as the plain text of the mail, with the line "
-                       "'password: YOUR-GAME-PASSWORD' above them.\n", refusal=True)
-            room.note("handled", message_id=mid, sender=incoming.sender, outcome="unreadable",
-                      why=incoming.problem)
+            self._refuse(incoming, player, "unreadable", f"Your mail could not be read: {incoming.problem}. Nothing "
+                         "was changed. Send the orders as a YAML attachment or as the plain text of the mail, with "
+                         "the line 'password: YOUR-GAME-PASSWORD' above them.\n", why=incoming.problem)
             return
         if not player.knows(incoming.password):
-            room.log(f"{mid} from {incoming.sender}: wrong or missing game password; refused")
-            self.reply(player, incoming, "Your mail was refused: its game password is wrong or missing. Put a line "
-                       "'password: YOUR-GAME-PASSWORD' above your orders. If you did not send it, someone else used "
-                       "your address; your orders on file are unchanged.\n", refusal=True)
-            room.note("handled", message_id=mid, sender=incoming.sender, outcome="wrong password")
+            self._refuse(incoming, player, "wrong password", "Your mail was refused: its game password is wrong or "
+                         "missing. Put a line 'password: YOUR-GAME-PASSWORD' above your orders. If you did not send "
+                         "it, someone else used your address; your orders on file are unchanged.\n")
             return
-        unreadable = incoming.problem
-        if unreadable or not incoming.text or not incoming.text.strip():
-            why = unreadable or "it held no orders"
-            self.reply(player, incoming, f"Your mail could not be used: {why}. Send the orders as a YAML "
-                       "attachment or as the text of the mail, with the lines 'password: ...' and "
-                       f"'game_turn: {position.turn}' above them.\n", refusal=True)
-            room.note("handled", message_id=mid, sender=incoming.sender, outcome="no orders", why=why)
+        if incoming.problem or not incoming.text or not incoming.text.strip():
+            why = incoming.problem or "it held no orders"
+            self._refuse(incoming, player, "no orders", f"Your mail could not be used: {why}. Send the orders as a "
+                         "YAML attachment or as the text of the mail, with the lines 'password: ...' and "
+                         f"'game_turn: {position.turn}' above them.\n", why=why)
             return
         text, standing = _mail_lines(incoming.text, incoming.body)
         if standing:
@@ -85,10 +78,12 @@ class Answers:
         else:
             self._orders(incoming, player, position, text)
 
-    def _refuse(self, incoming: Incoming, player: Player, outcome: str, text: str) -> None:
+    def _refuse(self, incoming: Incoming, player: Player, outcome: str, text: str, **facts: str) -> None:
+        """Answer a mail that changed nothing (within the refusal limit) and journal why."""
         self.reply(player, incoming, text, refusal=True)
-        self.room.log(f"{incoming.message_id} from {incoming.sender}: {outcome}")
-        self.room.note("handled", message_id=incoming.message_id, sender=incoming.sender, outcome=outcome)
+        self.room.log(f"{incoming.message_id} from {incoming.sender}: {outcome}"
+                      + (f": {facts['why']}" if "why" in facts else ""))
+        self.room.note("handled", message_id=incoming.message_id, sender=incoming.sender, outcome=outcome, **facts)
 
     def _orders(self, incoming: Incoming, player: Player, position: Position, text: str) -> None:
         named = GAME_TURN_LINE.search(incoming.text or "") or GAME_TURN_LINE.search(incoming.body)

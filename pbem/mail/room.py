@@ -26,7 +26,8 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from pbem.core.errors import InputError, Problem, display_path
-from pbem.core.folder import MAIL_DIR, TURN_CLOCKS
+from pbem.core.folder import GAME_FILE, MAIL_DIR, TURN_CLOCKS, TURNS_DIR
+from pbem.core.yamlio import load_document
 
 JOURNAL = "journal.jsonl"
 UNFOLDED = policy.SMTP.clone(max_line_length=998)
@@ -50,8 +51,6 @@ def write_whole(path: Path, data: bytes) -> None:
 def game_identity(game: Path) -> tuple[str, str]:
     """The game's name, and a key unique to it (its dice commitment, drawn at random), so that two
     games' mails to one player never share a Message-ID."""
-    from pbem.core.folder import GAME_FILE
-    from pbem.core.yamlio import load_document
     info = load_document(game / GAME_FILE).data
     return str(info.get("game") or game.name), str(info.get("dice", {}).get("commitment") or game.resolve())
 
@@ -64,7 +63,6 @@ for something, so that an idle pass over many games reads next to nothing of eac
 def fingerprint(game: Path, turn: int) -> list[Any]:
     """The sizes and times of what a pass's work depends on; any change means the game must be
     looked at (a mail, a turn played by hand, a version received, a players file edited)."""
-    from pbem.core.folder import GAME_FILE, TURNS_DIR
     parts = ("ledger.jsonl", "players.yaml", GAME_FILE, TURNS_DIR, f"inbox/turn-{turn:02d}", f"{MAIL_DIR}/outbox",
              f"{MAIL_DIR}/{JOURNAL}", str(TURN_CLOCKS))
     found = []
