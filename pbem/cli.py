@@ -10,10 +10,12 @@ import sys
 import textwrap
 from dataclasses import asdict, replace
 from importlib import metadata
+from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Optional
 
 import typer
+from pbem.commands import GROUP, fail, print_json, ruleset_or_exit
 from pbem.core.dice import commitment, new_chain_secret
 from pbem.core.errors import InputError, Problem, display_path, escape_controls
 from pbem.core.folder import GAME_FILE, REVEAL_FILE, SECRET_FILE, STATE_FILE
@@ -41,14 +43,6 @@ def main(version: bool = typer.Option(False, "--version", callback=_print_versio
     """Play-by-email adjudicator for World War II board games."""
 
 
-def _fail(error: InputError, outcome: str = "nothing was written") -> None:
-    count = len(error.problems)
-    typer.echo(f"error: {count} problem{'s' if count != 1 else ''}; {outcome}", err=True)
-    for problem in error.problems:
-        typer.echo(f"  {problem}", err=True)
-    raise typer.Exit(code=1)
-
-
 def _internal(error: Exception, outcome: str) -> None:
     """An error of pbem itself (not of the input): one line naming it, never a traceback."""
     typer.echo(f"error: pbem failed inside ({type(error).__name__}: {escape_controls(str(error))}); {outcome}. "
@@ -70,29 +64,16 @@ def _load(path: Path) -> Document:
     return doc
 
 
-def _print_json(data: dict) -> None:
-    typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
-
-
 def _outcome(failure: InputError | None, as_json: bool, facts: dict, outcome: str) -> None:
     """With --json one object on stdout (`ok`, `facts`, `problems`), else the problems on stderr;
     exit code 1 when there are any. Prints nothing for a success without --json."""
     if as_json:
         problems = [asdict(p) for p in failure.problems] if failure else []
-        _print_json({"ok": failure is None, **facts, "problems": problems})
+        print_json({"ok": failure is None, **facts, "problems": problems})
         if failure:
             raise typer.Exit(code=1)
     elif failure:
-        _fail(failure, outcome)
-
-
-def _ruleset(ruleset_id: str):
-    """The ruleset called `ruleset_id`, or a message listing the known ones and exit code 1."""
-    try:
-        return get_ruleset(ruleset_id)
-    except KeyError as exc:
-        typer.echo(f"error: unknown ruleset {ruleset_id!r} (allowed: {exc.args[0]})", err=True)
-        raise typer.Exit(code=1)
+        fail(failure, outcome)
 
 
 def _load_state(path: Path) -> Document:
@@ -136,22 +117,22 @@ def new(ruleset: str = typer.Argument(..., help=f"Ruleset id: {', '.join(RULESET
         except InputError as exc:
             problems += [replace(p, line=None, field=name.strip()) for p in exc.problems]
     players = dict((name.strip(), value.strip()) for name, _, value in (p.partition("=") for p in player))
-    _ruleset(ruleset)
+    ruleset_or_exit(ruleset)
     try:
         if problems:
             raise InputError(problems)
         secret = read_secret(secret_file) if secret_file else None
         new_game(ruleset, folder, game or folder.resolve().name, options, players, secret)
     except InputError as exc:
-        _fail(exc)
+        fail(exc)
     typer.echo(f"created {display_path(folder)}: publish game.yaml's dice commitment to the players; "
                "keep secret.yaml to yourself", err=True)
 
 
 @app.command()
-def options(ruleset: str = typer.Argument("aa-revised", help="Ruleset id.")) -> None:
+def options(ruleset: str = typer.Argument(..., help=f"Ruleset id: {', '.join(RULESETS)}.")) -> None:
     """List a ruleset's options and documented rulings with their defaults."""
-    chosen = _ruleset(ruleset)
+    chosen = ruleset_or_exit(ruleset)
     typer.echo("Options (choose with `pbem new ... --option NAME=VALUE`):")
     for opt in chosen.options():
         allowed = ", ".join(map(str, opt.allowed))
@@ -170,7 +151,7 @@ def seed(folder: Path = typer.Argument(..., help="The game folder (needs its sec
     try:
         typer.echo(seed_for_turn(folder, turn))
     except InputError as exc:
-        _fail(exc, "no seed printed")
+        fail(exc, "no seed printed")
 
 
 @app.command()
@@ -193,7 +174,7 @@ def reveal(folder: Path = typer.Argument(..., help="The game folder (needs its s
                                       "shows every hand and deck order", "wait for its end, or --before-end")])
         (folder / REVEAL_FILE).write_text(dump_yaml({"hidden_key": key}), encoding="utf-8")
     except InputError as exc:
-        _fail(exc, "nothing was revealed")
+        fail(exc, "nothing was revealed")
     typer.echo(f"wrote {display_path(folder / REVEAL_FILE)}: publish it with the game folder", err=True)
 
 
@@ -203,11 +184,11 @@ def content(ruleset: str = typer.Argument(..., help="Ruleset id, e.g. qmg."),
                                                 "(default: the pack pbem ships)."),
             ) -> None:
     """Check a game's content pack (its board and cards) and list what it reconstructs or lacks."""
-    chosen = _ruleset(ruleset)
+    chosen = ruleset_or_exit(ruleset)
     try:
         checked = chosen.check_content(pack)
     except InputError as exc:
-        _fail(exc, "the pack was not checked")
+        fail(exc, "the pack was not checked")
     if checked is None:
         typer.echo(f"{ruleset} has no content pack: its material is part of pbem", err=True)
         return
@@ -322,7 +303,7 @@ def _adjudicate(turn: Path, force: bool) -> None:
     try:
         out, files = play_turn(turn, _renderer(), force, _show_notes, progress)
     except InputError as exc:
-        _fail(exc, "the outputs were written, the ledger was not" if progress.written else "nothing was written")
+        fail(exc, "the outputs were written, the ledger was not" if progress.written else "nothing was written")
     except Exception as exc:  # a fault of pbem: outputs are swapped in whole, so nothing half-written
         _internal(exc, "the outputs were written, the ledger was not" if progress.written else "nothing was written")
     typer.echo(f"wrote {', '.join(sorted(files))} to {display_path(out)}", err=True)
@@ -338,7 +319,7 @@ def status(folder: Path = typer.Argument(..., help="The game folder."),
     try:
         facts = game_status(current(folder))
     except InputError as exc:
-        _fail(exc)
+        fail(exc)
     if as_json:
         typer.echo(json.dumps(facts, ensure_ascii=False))
         return
@@ -367,9 +348,9 @@ def receive(folder: Path = typer.Argument(..., help="The game folder."),
     try:
         stored, role, problems = store(current(folder), read_text(orders), display_path(orders))
     except InputError as exc:
-        _fail(exc, "nothing was stored")
+        fail(exc, "nothing was stored")
     if problems:
-        _fail(InputError(problems), f"stored as {display_path(stored)}, which does not count until it is valid")
+        fail(InputError(problems), f"stored as {display_path(stored)}, which does not count until it is valid")
     typer.echo(f"stored {role}'s orders as {display_path(stored)}: valid", err=True)
 
 
@@ -387,7 +368,7 @@ def next_turn(folder: Path = typer.Argument(..., help="The game folder."),
     try:
         turn = write_next_turn(current(folder), missing)
     except InputError as exc:
-        _fail(exc, "no turn file was written")
+        fail(exc, "no turn file was written")
     typer.echo(f"wrote {display_path(turn)}", err=True)
     _adjudicate(turn, force=False)
 
@@ -428,7 +409,7 @@ def players(folder: Path = typer.Argument(..., help="The game folder."),
                 typer.echo(f"{password_for}'s new game password: {password}  (tell it to them; it is not kept)")
             return
     except InputError as exc:
-        _fail(exc)
+        fail(exc)
     typer.echo(f"moderator: {found.moderator_name} <{found.moderator_address}>")
     for player in found.players:
         typer.echo(f"{player.name} <{player.address}>: {', '.join(player.roles)}"
@@ -477,7 +458,7 @@ def mail_run(folder: Path = typer.Argument(..., help="A game folder (with its pl
                     typer.echo(line)
                 raise InputError(problems)
     except InputError as exc:
-        _fail(exc, "the pass stopped; what it did is in mail/log.txt")
+        fail(exc, "the pass stopped; what it did is in mail/log.txt")
     except (OSError, imaplib.IMAP4.error, smtplib.SMTPException) as exc:
         typer.echo(f"error: the mail server failed: {exc}; nothing is lost: the next pass goes on from here", err=True)
         raise typer.Exit(code=1)
@@ -518,7 +499,8 @@ def verify(folder: Path = typer.Argument(..., help="The game folder."),
 @app.command()
 def render(state: Path = typer.Argument(..., help="A state file."),
            out: Path = typer.Option(Path("map.png"), "--out", help="The PNG file to write."),
-           theatre: Optional[str] = typer.Option(None, help="Crop to a theatre: europe or pacific."),
+           theatre: Optional[str] = typer.Option(
+               None, help="Crop to one theatre of a board that has them (see the game's docs)."),
            events: Optional[Path] = typer.Option(None, help="An events.jsonl whose moves and battles to draw."),
            ) -> None:
     """Draw the map of any state as a PNG image (about 2000 pixels wide)."""
@@ -533,7 +515,7 @@ def render(state: Path = typer.Argument(..., help="A state file."),
             (f"{' and '.join(awaited)} to play" if awaited else "the game is over")
         png = render_state_map(doc.data, log, title, theatre)
     except InputError as exc:
-        _fail(exc)
+        fail(exc)
     except ValueError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(code=1)
@@ -549,56 +531,6 @@ def render(state: Path = typer.Argument(..., help="A state file."),
 
 
 @app.command()
-def odds(attacker: str = typer.Option(..., help='Attacking units, e.g. "3 infantry, 1 artillery, 2 tanks".'),
-         defender: str = typer.Option(..., help='Defending units, e.g. "4 inf, 1 fighter" (an AA gun here = --aa).'),
-         attacker_power: Optional[str] = typer.Option(None, help="The attacking power (default germany)."),
-         defender_power: Optional[str] = typer.Option(
-             None, help="The defending power (default the attacker's first enemy in turn order)."),
-         sea: bool = typer.Option(False, "--sea", help="A sea battle (default: a land battle)."),
-         amphibious: bool = typer.Option(False, "--amphibious",
-                                         help="The land battle of an amphibious assault (land units cannot retreat)."),
-         bombard: str = typer.Option("", help='Ships bombarding in an amphibious assault, e.g. "1 battleship".'),
-         aa: bool = typer.Option(False, "--aa", help="The defender has an AA gun in the territory."),
-         attacker_tech: str = typer.Option("", help='Attacker\'s developments, e.g. "heavy bombers, super subs".'),
-         defender_tech: str = typer.Option("", help='Defender\'s developments, e.g. "jet fighters".'),
-         attacker_order: str = typer.Option(
-             "", help="Attacker's casualty order: unit types, the first lost first (default cheapest first)."),
-         defender_order: str = typer.Option("", help="Defender's casualty order (default cheapest first)."),
-         keep_land_unit: bool = typer.Option(True, help="The attacker loses aircraft before its last land unit."),
-         retreat_after: Optional[int] = typer.Option(None, help="The attacker retreats after this many rounds."),
-         retreat_below_units: Optional[int] = typer.Option(
-             None, help="The attacker retreats when fewer units than this are left."),
-         retreat_when_weaker: bool = typer.Option(False, "--retreat-when-weaker",
-                                                  help="The attacker retreats when its firepower is below the defender's."),
-         retreat_below_chance: Optional[float] = typer.Option(
-             None, help="The attacker retreats when its chance to win from there is below this (0 to 1; exact only)."),
-         attacker_submerge: str = typer.Option("never", help="Attacking subs submerge: never, always or when_alone."),
-         defender_submerge: str = typer.Option("never", help="Defending subs submerge: never, always or when_alone."),
-         simulate: Optional[int] = typer.Option(None, help="Simulate this many battles instead of the exact odds."),
-         seed: int = typer.Option(0, help="The dice seed of --simulate."),
-         top: int = typer.Option(10, help="How many of the most likely outcomes to list."),
-         as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of text."),
-         ruleset: str = typer.Option("aa-revised", help="Ruleset id."),
-         ) -> None:
-    """The exact odds of a battle: who wins, what survives, what is lost, the likeliest outcomes."""
-    from pbem.core.ruleset import OddsRequest
-    from pbem.rulesets.axis_allies.reports.odds_text import odds_text
-    request = OddsRequest(
-        attacker, defender, attacker_power, defender_power, sea, amphibious, bombard, aa, attacker_tech,
-        defender_tech, attacker_order, defender_order, keep_land_unit, retreat_after, retreat_below_units,
-        retreat_when_weaker, retreat_below_chance, attacker_submerge, defender_submerge, simulate, seed, top)
-    rules = _ruleset(ruleset)
-    try:
-        result = rules.odds(request)
-    except InputError as exc:
-        _fail(exc, "no odds computed")
-    if result is None:
-        typer.echo(f"error: the {ruleset} ruleset has no battle calculator", err=True)
-        raise typer.Exit(code=1)
-    typer.echo(json.dumps(result, indent=2, sort_keys=True) if as_json else odds_text(result, rules.words()), nl=as_json)
-
-
-@app.command()
 def schema(name: str = typer.Argument(..., help=f"One of: {', '.join(SCHEMA_NAMES)}."),
            ruleset: Optional[str] = typer.Option(
                None, help="A ruleset id: the game's complete schema, listing its powers, unit types, "
@@ -608,7 +540,7 @@ def schema(name: str = typer.Argument(..., help=f"One of: {', '.join(SCHEMA_NAME
     if name not in SCHEMA_NAMES:
         typer.echo(f"error: unknown schema {name!r} (allowed: {', '.join(SCHEMA_NAMES)})", err=True)
         raise typer.Exit(code=1)
-    names = _ruleset(ruleset).names() if ruleset is not None else None
+    names = ruleset_or_exit(ruleset).names() if ruleset is not None else None
     try:
         text = schema_text(name, ruleset, names)
     except KeyError:  # only the turn file and the state envelope are the core's
@@ -619,15 +551,7 @@ def schema(name: str = typer.Argument(..., help=f"One of: {', '.join(SCHEMA_NAME
 
 
 def _space_text(space: dict) -> str:
-    if "facts" in space:  # a game without IPC values says what matters about its spaces itself
-        facts = space["facts"]
-    elif space["kind"] == "sea":
-        facts = "sea zone"
-    elif space["neutral"]:
-        facts = "neutral territory"
-    else:
-        facts = f"{space['ipc']} IPC, held by {space['owner'] or 'nobody'} at the start"
-    lines = [f"{space['name']}: {facts}"]
+    lines = [f"{space['name']}: {space['facts']}"]
     for kind in ("land", "sea"):
         if space[f"{kind}_neighbours"]:
             lines += textwrap.wrap(", ".join(space[f"{kind}_neighbours"]), 78, initial_indent=f"  {kind}: ",
@@ -638,23 +562,35 @@ def _space_text(space: dict) -> str:
 @app.command()
 def board(space: Optional[str] = typer.Argument(
               None, help="One space (short names like Karelia or W Russia work); default all of them."),
-          ruleset: str = typer.Option("aa-revised", help="Ruleset id."),
+          ruleset: str = typer.Option(..., help=f"Ruleset id: {', '.join(RULESETS)}."),
           as_json: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
           ) -> None:
-    """The board: each space's facts (IPC value and first owner, or supply space and home) and its
-    neighbours, land and sea apart."""
-    chosen = _ruleset(ruleset)
+    """The board: each space's facts (what it is worth and who holds it at the start) and its neighbours,
+    land and sea apart."""
+    chosen = ruleset_or_exit(ruleset)
     try:
         spaces = chosen.spaces(space)
     except InputError as exc:
-        _fail(exc, "nothing printed")
+        fail(exc, "nothing printed")
     if spaces is None:
         typer.echo(f"error: the {ruleset} ruleset has no board", err=True)
         raise typer.Exit(code=1)
     if as_json:
-        _print_json(spaces[0] if space is not None else {"spaces": spaces})
+        print_json(spaces[0] if space is not None else {"spaces": spaces})
     else:
         typer.echo("\n".join(map(_space_text, spaces)))
+
+
+def _add_game_commands() -> None:
+    """The commands games add through the entry point group `pbem.commands` (the Axis & Allies family's
+    `odds`); a name the core uses stays the core's."""
+    taken = {info.name or info.callback.__name__.replace("_", "-") for info in app.registered_commands}
+    for point in sorted(entry_points(group=GROUP), key=lambda point: point.name):
+        if point.name not in taken:
+            app.command(point.name)(point.load())
+
+
+_add_game_commands()
 
 
 if __name__ == "__main__":

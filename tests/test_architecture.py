@@ -74,11 +74,24 @@ def test_the_cycle_finder_finds_a_cycle():
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
 
+# The game-independent places: the core, the mail loop, the report framework, the command line and
+# the registry.
+NEUTRAL = [*(PACKAGE / "core").glob("*.py"), *(PACKAGE / "mail").glob("*.py"), *(PACKAGE / "render").glob("*.py"),
+           PACKAGE / "cli.py", PACKAGE / "commands.py", PACKAGE / "rulesets" / "__init__.py"]
+
+
 def test_the_core_and_the_report_framework_name_no_game():
-    games = re.compile(r"aa-revised|aa-europe|undaunted-stalingrad|[\"']qmg[\"']")
-    places = [*(PACKAGE / "core").glob("*.py"), *(PACKAGE / "mail").glob("*.py"), PACKAGE / "render" / "__init__.py",
-              PACKAGE / "rulesets" / "__init__.py"]
-    named = [f"{path.relative_to(ROOT)}:{number}" for path in places
+    games = re.compile(r"aa-revised|aa-europe|undaunted-stalingrad|[\"']qmg[\"']|axis.allies|quartermaster")
+    named = [f"{path.relative_to(ROOT)}:{number}" for path in NEUTRAL
              for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
              if games.search(line)]
     assert named == []
+
+
+def test_the_core_and_the_report_framework_import_no_game():
+    """They find a game through the registry only, so none of a game's types reach them."""
+    modules = _modules()
+    games = {name for name in modules if name.startswith("pbem.rulesets.")}
+    imported = {f"{path.relative_to(ROOT)}: {sorted(_imports(path, modules) & games)}" for path in NEUTRAL
+                if _imports(path, modules) & games}
+    assert imported == set()

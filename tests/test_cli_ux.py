@@ -47,28 +47,28 @@ def test_shell_completion_is_offered():
 # --- pbem board ------------------------------------------------------------------------------
 
 def test_board_lists_every_space_with_value_owner_and_neighbours():
-    result = pbem("board")
+    result = pbem("board", "--ruleset", "aa-revised")
     assert result.exit_code == 0, result.output
     assert "Karelia S.S.R.: 2 IPC, held by ussr at the start" in result.stdout
     assert "Afghanistan: neutral territory" in result.stdout
     assert "SZ 64: sea zone" in result.stdout
-    data = json.loads(pbem("board", "--json").stdout)
+    data = json.loads(pbem("board", "--ruleset", "aa-revised", "--json").stdout)
     assert len(data["spaces"]) == 79 + 64 and data["spaces"][0]["name"] == "Afghanistan"
 
 
 def test_board_of_one_space_by_its_short_name():
-    result = pbem("board", "Karelia")
+    result = pbem("board", "Karelia", "--ruleset", "aa-revised")
     assert result.exit_code == 0, result.output
     assert result.stdout == ("Karelia S.S.R.: 2 IPC, held by ussr at the start\n"
                              "  land: Archangel, Belorussia, Eastern Europe, Norway, West Russia\n"
                              "  sea: SZ 4, SZ 5\n")
-    data = json.loads(pbem("board", "sz 5", "--json").stdout)
+    data = json.loads(pbem("board", "sz 5", "--ruleset", "aa-revised", "--json").stdout)
     assert data["name"] == "SZ 5" and data["kind"] == "sea" and data["sea_neighbours"] == ["SZ 6"]
     assert "Karelia S.S.R." in data["land_neighbours"]
 
 
 def test_board_of_an_unknown_space_suggests_names():
-    result = pbem("board", "Karelai")
+    result = pbem("board", "Karelai", "--ruleset", "aa-revised")
     assert result.exit_code == 1
     assert "unknown space 'Karelai'; did you mean 'Karelia S.S.R.'" in result.output
     assert result.stdout == ""

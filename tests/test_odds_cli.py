@@ -17,7 +17,7 @@ from pbem import rulesets
 from pbem.cli import app
 from pbem.core.dice import FixedDice
 from pbem.core.events import EventLog
-from pbem.core.ruleset import OddsRequest, Ruleset
+from pbem.core.ruleset import Ruleset
 from pbem.core.yamlio import parse_document
 from pbem.rulesets.axis_allies.reports.report import render_bbcode, render_html, render_markdown, report_model
 
@@ -94,14 +94,13 @@ def test_impossible_battles_are_errors_that_say_why(args: tuple[str, ...], messa
 
 
 def test_a_ruleset_without_a_battle_calculator_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
-    class NoDice(Ruleset):  # only what the ABC demands; odds() keeps its default
+    class NoDice(Ruleset):  # only what the ABC demands: no battle calculator
         id, name, powers = "no-dice", "No dice", ()
         options = opening_state = check_state = check_orders = decisions = resolve = lambda *args: None  # type: ignore
 
     monkeypatch.setitem(rulesets.RULESETS, "no-dice", NoDice)
-    assert NoDice().odds(OddsRequest("1 tank", "1 infantry")) is None
     result = pbem("odds", *BATTLE, "--ruleset", "no-dice")
-    assert result.exit_code != 0 and "has no battle calculator" in result.stderr
+    assert result.exit_code != 0 and "has no battle calculator (allowed: aa-europe, aa-revised)" in result.stderr
 
 
 # --- the output ---------------------------------------------------------------------------------

@@ -9,7 +9,8 @@ from pathlib import Path
 # colour and cursor sequences, CR rewrites a line), DEL, C1 controls, the Unicode line and paragraph
 # separators and the bidirectional overrides that reorder what is shown. A player's file names, keys
 # and values reach messages, so every message shows these escaped, as Python writes them. This is
-# the one list: the reports (pbem/rulesets/axis_allies/reports/report.py) show the same characters in their own way.
+# the one list: every game's reports (the template filters of pbem/render/templates.py) show the same characters in
+# their own way.
 CONTROL_CHARACTERS: tuple[int, ...] = (*range(0x20), 0x7F, *range(0x80, 0xA0), 0x061C, 0x200E, 0x200F,
                                        0x2028, 0x2029, *range(0x202A, 0x202F), *range(0x2066, 0x206A))
 _ESCAPED = {code: repr(chr(code))[1:-1] for code in CONTROL_CHARACTERS}

@@ -40,41 +40,6 @@ class Option:
         return self.default if self.legacy is None else self.legacy
 
 
-@dataclass(frozen=True)
-class OddsRequest:
-    """A battle between two stacks as a player types it for `pbem odds`.
-
-    Unit lists, developments and casualty orders are the player's text ("3 infantry, 2 tanks");
-    the ruleset reads them with its own names and says what is wrong with them. None or empty
-    means the ruleset's default. Retreat rules are the attacker's (any one met is enough).
-    """
-
-    attacker: str
-    defender: str
-    attacker_power: str | None = None
-    defender_power: str | None = None
-    sea: bool = False
-    amphibious: bool = False
-    bombard: str = ""
-    aa_gun: bool = False
-    attacker_developments: str = ""
-    defender_developments: str = ""
-    attacker_casualty_order: str = ""
-    defender_casualty_order: str = ""
-    keep_land_unit: bool = True
-    retreat_after: int | None = None
-    retreat_below_units: int | None = None
-    retreat_when_weaker: bool = False
-    retreat_below_chance: float | None = None
-    attacker_submerge: str = "never"
-    defender_submerge: str = "never"
-    simulate: int | None = None
-    """Estimate from this many simulated battles instead of computing exactly."""
-    seed: int = 0
-    top: int = 10
-    """How many of the most likely outcomes to list."""
-
-
 def option_problems(options: tuple[Option, ...], chosen: dict[str, Any]) -> list[tuple[str, str, str]]:
     """(option name, what is wrong, what is allowed) for every unknown option or value not allowed."""
     known = {o.name: o for o in options}
@@ -173,9 +138,9 @@ class Ruleset(ABC):
     def spaces(self, name: str | None = None) -> list[dict[str, Any]] | None:
         """The board's spaces in board order for `pbem board`, or None for a game without a board.
 
-        Each: ``{"name", "kind" ("land" or "sea"), "ipc", "owner" (when the game begins, or None),
-        "neutral", "land_neighbours", "sea_neighbours"}``. With `name` (any spelling the ruleset
-        reads), only that space; `InputError` with suggestions when it names no space.
+        Each: ``{"name", "facts" (what matters about the space, in one line), "land_neighbours",
+        "sea_neighbours"}`` and whatever else the game tells of it. With `name` (any spelling the
+        ruleset reads), only that space; `InputError` with suggestions when it names no space.
         """
         return None
 
@@ -187,27 +152,10 @@ class Ruleset(ABC):
         """
         return None
 
-    def summary(self, state: dict[str, Any]) -> dict[str, Any] | None:
-        """Facts for the report's position table, or None when the ruleset has none.
-
-        Shape: ``{"powers": [{"power", "side", "production", "cities", "treasury", "units", "value"}],
-        "sides": [{"name", "count"}], "needed": n, "costs": {unit type: IPC}}``: ``units`` counts a
-        power's units by type (cargo included), ``value`` what they cost; ``needed`` is the number of
-        victory cities that wins, or None where capitals decide.
-        """
-        return None
-
     def brief(self, state: dict[str, Any]) -> list[str]:
-        """The position in a few lines for `pbem status`: by default each power's production and
-        the cities it holds, from `summary`."""
-        summary = self.summary(state)
-        if summary is None:
-            return []
-        words = self.words()
-        lines = [f"{words.power(p['power'])}: production {p['production']}, {len(p['cities'])} "
-                 f"{'cities' if len(p['cities']) != 1 else 'city'}" for p in summary["powers"]]
-        needed = f" of the {summary['needed']} needed" if summary["needed"] else ""
-        return lines + ["; ".join(f"{s['name']} {s['count']}" for s in summary["sides"]) + needed]
+        """The position in a few lines for `pbem status` and the mails that announce a turn; none by
+        default."""
+        return []
 
     def check_content(self, folder: Path | None) -> tuple[list[str], list[str]] | None:
         """For a game whose material is content files (`pbem content`): the problems of the pack in
@@ -231,21 +179,4 @@ class Ruleset(ABC):
                      theatre: str | None = None) -> bytes | None:
         """The board of any state as PNG bytes (`pbem render`), with `events` (public ones only)
         drawn on it; None for a game without a board to draw."""
-        return None
-
-    def map_data(self) -> tuple[dict[str, Any], dict[str, Any]] | None:
-        """The board facts and drawing geometry the map image needs, or None for a game without one."""
-        return None
-
-    def odds(self, request: OddsRequest) -> dict[str, Any] | None:
-        """The outcome probabilities of a battle, or None when the ruleset has no battle calculator.
-
-        Plain JSON data with at least ``attacker_win``, ``defender_win``, ``draw`` (summing to 1),
-        ``attacker_survivors`` and ``defender_survivors`` ({unit type: expected number}),
-        ``outcomes`` (the most likely ends, most likely first: ``probability``, ``winner``
-        (attacker, defender or draw), ``attackers`` and ``defenders`` {unit type: n}),
-        ``attacker_ipc_lost`` and ``defender_ipc_lost`` (expected), and ``method``; an exact
-        method may add ``error_bound``, how much any probability may be off. Raises
-        `InputError` when the request cannot be read or describes an impossible battle.
-        """
         return None

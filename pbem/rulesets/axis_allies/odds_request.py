@@ -12,10 +12,10 @@ import math
 import re
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from pbem.core.errors import InputError, Problem
-from pbem.core.ruleset import OddsRequest
 from pbem.rulesets.axis_allies.combat import (
     KINDS, Battle, BattleOrders, CasualtyOrder, Piece, PowerOrders, RetreatRule, Side,
     check_battle, count_units, make_pieces,
@@ -23,6 +23,42 @@ from pbem.rulesets.axis_allies.combat import (
 from pbem.rulesets.axis_allies.edition import Edition
 from pbem.rulesets.axis_allies.names import a, normalise
 from pbem.rulesets.axis_allies.odds import Odds, StepsNotCovered, battle_odds, simulate
+
+
+@dataclass(frozen=True)
+class OddsRequest:
+    """A battle between two stacks as a player types it for `pbem odds`.
+
+    Unit lists, developments and casualty orders are the player's text ("3 infantry, 2 tanks");
+    the ruleset reads them with its own names and says what is wrong with them. None or empty
+    means the ruleset's default. Retreat rules are the attacker's (any one met is enough).
+    """
+
+    attacker: str
+    defender: str
+    attacker_power: str | None = None
+    defender_power: str | None = None
+    sea: bool = False
+    amphibious: bool = False
+    bombard: str = ""
+    aa_gun: bool = False
+    attacker_developments: str = ""
+    defender_developments: str = ""
+    attacker_casualty_order: str = ""
+    defender_casualty_order: str = ""
+    keep_land_unit: bool = True
+    retreat_after: int | None = None
+    retreat_below_units: int | None = None
+    retreat_when_weaker: bool = False
+    retreat_below_chance: float | None = None
+    attacker_submerge: str = "never"
+    defender_submerge: str = "never"
+    simulate: int | None = None
+    """Estimate from this many simulated battles instead of computing exactly."""
+    seed: int = 0
+    top: int = 10
+    """How many of the most likely outcomes to list."""
+
 
 WHERE = "command line"  # the "file" of a Problem about an option
 BATTLE_DEVELOPMENTS = ("jet_fighters", "super_submarines", "heavy_bombers", "combined_bombardment")

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem.core.errors import InputError, Problem
 from pbem.core.events import EventLog
-from pbem.core.ruleset import Dice, OddsRequest, Option, Ruleset
+from pbem.core.ruleset import Dice, Option, Ruleset
 from pbem.core.words import Words
 from pbem.core.yamlio import Document
 from pbem.rulesets.axis_allies.edition import Edition
 from pbem.rulesets.axis_allies.options import chosen_options
 from pbem.rulesets.axis_allies.state import FORMAT, Position
+
+if TYPE_CHECKING:  # the calculator is loaded only when asked for
+    from pbem.rulesets.axis_allies.odds_request import OddsRequest
 
 
 def _give_cash_advance(state: dict[str, Any], edition: Edition) -> None:
@@ -130,7 +133,13 @@ class AxisAllies(Ruleset):
         facts = []
         for space in chosen:
             land = b.territories.get(space)
-            facts.append({"name": space, "kind": "land" if land else "sea", "ipc": b.ipc(space),
+            if not land:
+                line = "sea zone"
+            elif b.is_neutral(space):
+                line = "neutral territory"
+            else:
+                line = f"{b.ipc(space)} IPC, held by {land.original_owner or 'nobody'} at the start"
+            facts.append({"name": space, "facts": line, "kind": "land" if land else "sea", "ipc": b.ipc(space),
                           "owner": land.original_owner if land else None, "neutral": b.is_neutral(space),
                           "land_neighbours": [n for n in b.neighbours[space] if b.is_land(n)],
                           "sea_neighbours": [n for n in b.neighbours[space] if b.is_sea(n)]})
@@ -142,6 +151,13 @@ class AxisAllies(Ruleset):
                 "development": dict(units.development_names.spellings), "space": dict(b.space_names.spellings)}
 
     def summary(self, state: dict[str, Any]) -> dict[str, Any]:
+        """Facts for the reports' position table and charts.
+
+        Shape: ``{"powers": [{"power", "side", "production", "cities", "treasury", "units", "value"}],
+        "sides": [{"name", "count"}], "needed": n, "costs": {unit type: IPC}}``: ``units`` counts a
+        power's units by type (cargo included), ``value`` what they cost; ``needed`` is the number of
+        victory cities that wins, or None where capitals decide.
+        """
         b, position = self.edition.board, Position.from_state(state, self.edition)
         # industrial complexes are not forces: they change hands with their territory and Europe prices none
         costs = {kind: unit.cost for kind, unit in self.edition.units.types.items() if unit.cls != "building"}
@@ -164,6 +180,13 @@ class AxisAllies(Ruleset):
                    "treasury": int((state.get("treasury") or {}).get(p, 0)), **forces[p]} for p in b.powers]
         return {"powers": powers, "sides": sides, "needed": needed, "costs": costs}
 
+    def brief(self, state: dict[str, Any]) -> list[str]:
+        summary, words = self.summary(state), self.words()
+        lines = [f"{words.power(p['power'])}: production {p['production']}, {len(p['cities'])} "
+                 f"{'cities' if len(p['cities']) != 1 else 'city'}" for p in summary["powers"]]
+        needed = f" of the {summary['needed']} needed" if summary["needed"] else ""
+        return lines + ["; ".join(f"{s['name']} {s['count']}" for s in summary["sides"]) + needed]
+
     def render_reports(self, before: dict[str, Any], after: dict[str, Any], log: EventLog,
                        inputs: Any) -> dict[str, bytes]:
         from pbem.rulesets.axis_allies.reports.report import render_reports
@@ -175,12 +198,20 @@ class AxisAllies(Ruleset):
         return render_map_png(state, events, title, theatre)
 
     def map_data(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The board facts and the drawing geometry and style the map image needs."""
         return self.edition.board_data, self.edition.graphics
 
     def words(self) -> Words:
         return self.edition.words
 
     def odds(self, request: OddsRequest) -> dict[str, Any]:
+        """The outcome probabilities of a battle (`pbem odds`), as plain JSON data: at least
+        ``attacker_win``, ``defender_win``, ``draw`` (summing to 1), ``attacker_survivors`` and
+        ``defender_survivors`` ({unit type: expected number}), ``outcomes`` (the most likely ends, most
+        likely first: ``probability``, ``winner`` (attacker, defender or draw), ``attackers`` and
+        ``defenders`` {unit type: n}), ``attacker_ipc_lost`` and ``defender_ipc_lost`` (expected), and
+        ``method``; an exact method may add ``error_bound``, how much any probability may be off.
+        `InputError` when the request cannot be read or describes an impossible battle."""
         from pbem.rulesets.axis_allies.odds_request import odds_data
         return odds_data(request, self.edition)
 
