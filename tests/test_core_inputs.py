@@ -46,7 +46,7 @@ def test_missing_file_is_an_input_error(tmp_path):
 
 
 def test_schema_problems_are_all_listed_with_line_and_field():
-    problems = validate("orders", parse_document(ORDERS, "orders.yaml"), "pbem.schemas.axis_allies")
+    problems = validate("orders", parse_document(ORDERS, "orders.yaml"), "pbem.rulesets.axis_allies.schemas")
     text = [str(p) for p in problems]
     assert "orders.yaml:3: combat_moves: unknown field 'combat_moves'; did you mean 'combat_move'?" in text[0]
     assert any(p.line == 7 and p.field == "noncombat_move[0].units.infantry" and "too small" in p.message
@@ -55,7 +55,7 @@ def test_schema_problems_are_all_listed_with_line_and_field():
     assert len(problems) == 3
 
 
-@pytest.mark.parametrize("package", ["pbem.schemas.axis_allies", "pbem.schemas.qmg", "pbem.schemas.undaunted"])
+@pytest.mark.parametrize("package", ["pbem.rulesets.axis_allies.schemas", "pbem.rulesets.qmg.schemas", "pbem.rulesets.undaunted.schemas"])
 @pytest.mark.parametrize("name", SCHEMA_NAMES)
 def test_every_schema_is_valid_json_schema(name, package):
     import json

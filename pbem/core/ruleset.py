@@ -69,7 +69,8 @@ class Ruleset(ABC):
     role_field = "power"
     """The field of an orders or standing-orders file that names the role it is for."""
     schema_package: str
-    """The package holding the ruleset's orders, standing-orders and state schemas (`pbem.schemas.<family>`)."""
+    """The package holding the ruleset's orders, standing-orders and state schemas (the game package's
+    `schemas`), which refer to nothing outside it."""
     hidden_information = False
 
     @abstractmethod

@@ -19,7 +19,8 @@ SCHEMA_NAMES = ("orders", "standing-orders", "turn", "state", "players")
 
 
 CORE_SCHEMAS = "pbem.schemas"
-"""The core's package of schemas: the turn file, and every schema of a ruleset that has none of its own."""
+"""The core's package of schemas: the turn file, the players file and the state envelope. A game's own
+schemas lie in its package (`Ruleset.schema_package`) and refer to nothing outside it."""
 
 
 GAME_SCHEMAS = ("orders", "standing-orders", "state")
@@ -37,8 +38,8 @@ def _file(name: str, package: str = CORE_SCHEMAS) -> dict[str, Any]:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-# a game's schema names the core's turn file as ../turn.schema.json, its neighbours by their name
-_OTHER_FILE = re.compile(r"^(?:\.\./)?([a-z-]+)\.schema\.json#/\$defs/(\w+)$")
+# a schema names its neighbours in its own folder by their file name
+_OTHER_FILE = re.compile(r"^([a-z-]+)\.schema\.json#/\$defs/(\w+)$")
 
 
 def schema_data(name: str, ruleset: str | None = None, names: Mapping[str, Mapping[str, str]] | None = None,

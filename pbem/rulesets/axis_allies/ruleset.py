@@ -64,7 +64,7 @@ def _forces(state: dict[str, Any], costs: dict[str, int]) -> dict[str, dict[str,
 class AxisAllies(Ruleset):
     """The rules of one Axis & Allies edition, everything except the dice of a battle (see combat.py)."""
 
-    schema_package = "pbem.schemas.axis_allies"
+    schema_package = "pbem.rulesets.axis_allies.schemas"
 
     def __init__(self, edition: Edition) -> None:
         self.edition = edition

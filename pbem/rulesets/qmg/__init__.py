@@ -57,7 +57,7 @@ class Qmg(Ruleset):
     name = "Quartermaster General (WW2, 2nd edition)"
     powers = COUNTRIES
     role_field = "country"
-    schema_package = "pbem.schemas.qmg"
+    schema_package = "pbem.rulesets.qmg.schemas"
     hidden_information = True
 
     def __init__(self) -> None:

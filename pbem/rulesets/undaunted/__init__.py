@@ -74,7 +74,7 @@ class Undaunted(Ruleset):
     name = "Undaunted: Stalingrad"
     powers = SIDES
     role_field = "side"
-    schema_package = "pbem.schemas.undaunted"
+    schema_package = "pbem.rulesets.undaunted.schemas"
     hidden_information = True
 
     def __init__(self) -> None:
