@@ -1,0 +1,1 @@
+"""High Card's schemas: orders, standing orders and the state."""

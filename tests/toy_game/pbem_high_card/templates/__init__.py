@@ -1,0 +1,1 @@
+"""High Card's report templates, one per format."""
