@@ -336,6 +336,10 @@ def status(folder: Path = typer.Argument(..., help="The game folder."),
         typer.echo(f"  orders due {facts['deadline']}")
     for line in facts["brief"]:
         typer.echo(f"  {line}")
+    for role, problems in facts["standing_problems"].items():
+        typer.echo(f"  {role}'s standing orders are not in force (the last valid ones are, or the defaults):")
+        for problem in problems:
+            typer.echo(f"    {problem}")
 
 
 @app.command()

@@ -117,3 +117,22 @@ def test_next_waits_for_missing_orders_or_plays_standing_orders_alone(tmp_path: 
 def test_next_refuses_a_folder_that_is_no_game(tmp_path: Path) -> None:
     result = pbem("next", tmp_path)
     assert result.exit_code == 1 and "not a game folder" in result.output
+
+
+def test_another_roles_broken_standing_orders_never_reach_a_player_nor_stop_the_turn(tmp_path: Path) -> None:
+    """A moderator's typo in one country's standing orders: another player's orders are checked without
+    that file and never quote it; `pbem status` names it to the moderator; the turn plays with the
+    standing orders last played for that country, so it ends as it did in the example."""
+    folder, (entry,) = _without_last_turns("qmg", 1, tmp_path)
+    acting = entry["power"]
+    other = next(p for p in ("soviet_union", "united_kingdom", "germany") if p != acting)
+    (folder / "standing" / f"{other}.yaml").write_text(f"country: {other}\nforced_discards: [Stalingradd]\n")
+    (orders,) = _orders_of(folder, entry).values()
+    received = pbem("receive", folder, (EXAMPLES / "qmg" / "turns" / orders).resolve())
+    assert received.exit_code == 0, received.output
+    assert "Stalingradd" not in received.output and other not in received.output
+    status = json.loads(pbem("status", folder, "--json").stdout)
+    assert list(status["standing_problems"]) == [other] and "Stalingradd" in status["standing_problems"][other][0]
+    assert pbem("next", folder).exit_code == 0
+    ours = json.loads((folder / "ledger.jsonl").read_text().splitlines()[-1])
+    assert ours["state_sha256"] == entry["state_sha256"]

@@ -25,7 +25,7 @@ from pbem.core.errors import InputError, Problem, display_path
 from pbem.core.files import inside_game
 from pbem.core.folder import GAME_FILE, STANDING, START_STATE, STATE_FILE, TURN_CLOCKS, TURNS_DIR, game_folder_of
 from pbem.core.chain import seed_for_turn
-from pbem.core.game import ledger_entry, read_ledger, record_turn
+from pbem.core.game import default_standing_orders, ledger_entry, read_ledger, record_turn
 from pbem.core.ruleset import Ruleset
 from pbem.core.schemas import validate
 from pbem.core.turn import check_output, load_turn, resolve_turn, turn_lock, write_outputs
@@ -81,14 +81,42 @@ def versions(position: Position, role: str) -> list[Path]:
     return [p for _, p in sorted(found)]
 
 
-def standing_docs(position: Position, except_roles: tuple[str, ...]) -> dict[str, Document]:
-    """The standing orders on file of every role not among `except_roles`."""
-    docs = {}
+def _standing_problems(position: Position, role: str, path: Path) -> list[Problem]:
+    try:
+        return check_standing(position, role, load_document(path))
+    except InputError as exc:
+        return exc.problems
+
+
+def standing_problems(position: Position) -> dict[str, list[Problem]]:
+    """The problems of every role's standing orders file that has any, for the moderator's eyes only:
+    such a file is not in force (`standing_source`)."""
+    found = {}
     for role in position.ruleset.powers:
         path = position.folder / STANDING / f"{role}.yaml"
-        if role not in except_roles and path.is_file():
-            docs[role] = load_document(path)
-    return docs
+        if path.is_file() and (problems := _standing_problems(position, role, path)):
+            found[role] = problems
+    return found
+
+
+def standing_source(position: Position, role: str) -> Path | None:
+    """The file of `role`'s standing orders in force: standing/ROLE.yaml when it is valid on its own;
+    else the newest version a turn played; else None, the rules' defaults. A file with problems (a
+    moderator's typo) is never played and never checked with another role's orders, so that no
+    other player learns of it and nobody's orders wait for it."""
+    path = position.folder / STANDING / f"{role}.yaml"
+    if not path.is_file():
+        return None
+    if not _standing_problems(position, role, path):
+        return path
+    played = _standing_versions(position, role)
+    return played[-1][1] if played else None
+
+
+def standing_docs(position: Position, except_roles: tuple[str, ...]) -> dict[str, Document]:
+    """The standing orders in force of every role not among `except_roles` (those that have any)."""
+    return {role: load_document(source) for role in position.ruleset.powers
+            if role not in except_roles and (source := standing_source(position, role)) is not None}
 
 
 def _unreadable(position: Position, role: str, doc: Document, kind: str) -> list[Problem]:
@@ -182,18 +210,24 @@ def check_standing(position: Position, role: str, doc: Document) -> list[Problem
         position.ruleset.check_standing_orders(position.state, doc)
 
 
-def standing_in_force(position: Position, role: str) -> Path:
-    """The immutable version of `role`'s standing orders now in force (standing/ROLE.yaml, which
-    the moderator or a player's mail may change), made when the file changed since the last one,
-    so that a turn file names exactly what it played and earlier turns keep verifying."""
-    current_file = position.folder / STANDING / f"{role}.yaml"
-    data = current_file.read_bytes()
+def _standing_versions(position: Position, role: str) -> list[tuple[int, Path]]:
     folder = position.folder / STANDING / VERSIONS
-    found = sorted((int(m["version"]), p) for p in folder.iterdir()
-                   if (m := VERSION.match(p.name)) and m["role"] == role) if folder.is_dir() else []
+    return sorted((int(m["version"]), p) for p in folder.iterdir()
+                  if (m := VERSION.match(p.name)) and m["role"] == role) if folder.is_dir() else []
+
+
+def standing_in_force(position: Position, role: str) -> Path:
+    """The immutable version of `role`'s standing orders now in force (`standing_source`: standing/ROLE.yaml,
+    which the moderator or a player's mail may change, or the rules' defaults), made when that changed
+    since the last one, so that a turn file names exactly what it played and earlier turns keep verifying."""
+    source = standing_source(position, role)
+    found = _standing_versions(position, role)
+    if source is not None and source.parent.name == VERSIONS:
+        return source
+    data = source.read_bytes() if source else default_standing_orders(position.ruleset, role).encode("utf-8")
     if found and found[-1][1].read_bytes() == data:
         return found[-1][1]
-    path = folder / f"{role}.{(found[-1][0] if found else 0) + 1:03d}.yaml"
+    path = position.folder / STANDING / VERSIONS / f"{role}.{(found[-1][0] if found else 0) + 1:03d}.yaml"
     store_version(path, data.decode("utf-8", errors="replace"))
     return path
 
@@ -242,7 +276,7 @@ def write_next_turn(position: Position, missing: str = "wait") -> Path:
     if problems:
         raise InputError(problems)
     standing = {role: f"../{standing_in_force(position, role).relative_to(folder).as_posix()}"
-                for role in standing_docs(position, awaited)}
+                for role in ruleset.powers if role not in awaited and (folder / STANDING / f"{role}.yaml").is_file()}
     data: dict[str, Any] = {"ruleset": ruleset.id,
                             "state": f"../{position.state_path.relative_to(folder).as_posix()}",
                             "orders": orders[awaited[0]] if len(awaited) == 1 else orders}
@@ -296,7 +330,9 @@ def status(position: Position) -> dict[str, Any]:
     return {"game": position.state["game"], "ruleset": position.ruleset.id, "name": position.ruleset.name,
             "turn": position.turn, "round": position.state["round"],
             "last": position.last["turn_file"] if position.last else None,
-            "awaiting": awaited, "deadline": _deadline(position), "brief": position.ruleset.brief(position.state)}
+            "awaiting": awaited, "deadline": _deadline(position), "brief": position.ruleset.brief(position.state),
+            "standing_problems": {role: [str(p) for p in problems]
+                                  for role, problems in standing_problems(position).items()}}
 
 
 def _deadline(position: Position) -> str | None:
