@@ -10,7 +10,7 @@ becomes a `move_skipped` event with the reason.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable
 
 from pbem.core.yamlio import FieldPath, field_name
@@ -18,44 +18,13 @@ from pbem.rulesets.axis_allies.capture import take_territory
 from pbem.rulesets.axis_allies.context import Assault, Outcome, Turn
 from pbem.rulesets.axis_allies.convoys import enemy_convoy, take_convoy
 from pbem.rulesets.axis_allies.flak import flak
+from pbem.rulesets.axis_allies.move_plan import Error, MovePlan, is_air, is_land, is_sea
 from pbem.rulesets.axis_allies.names import a
 from pbem.rulesets.axis_allies.orders import Move
 from pbem.rulesets.axis_allies.state import Unit
 
-Error = tuple[FieldPath, str, "str | None"]
-
-
-@dataclass
-class MovePlan:
-    """A checked move, ready to be carried out."""
-
-    move: Move
-    units: list[Unit]
-    loads: list[tuple[Unit, Unit]] = field(default_factory=list)  # (land unit, transport)
-    unload_units: list[Unit] = field(default_factory=list)
-    blitzed: str | None = None  # the empty enemy territory a tank took on its way
-    flak: list[str] = field(default_factory=list)  # territories whose AA guns fire at the aircraft
-    assault: str | None = None  # territory of an amphibious assault
-    board_transports: list[tuple[Unit, Unit]] = field(default_factory=list)  # land unit boarding a waiting transport
-    missing: dict[str, int] = field(default_factory=dict)  # {type: n} named by the move but lost in battle
-
 
 # --- units -----------------------------------------------------------------------------------
-
-def is_air(turn: Turn, u: Unit) -> bool:
-    """Whether the unit is an aircraft."""
-    return turn.table.cls(u.type) == "air"
-
-
-def is_land(turn: Turn, u: Unit) -> bool:
-    """Whether the unit is a land unit."""
-    return turn.table.cls(u.type) == "land"
-
-
-def is_sea(turn: Turn, u: Unit) -> bool:
-    """Whether the unit is a ship."""
-    return turn.table.cls(u.type) == "sea"
-
 
 def _submarines_pass(turn: Turn) -> bool:
     """Whether submarines sail through sea zones with enemy units in the combat move: Revised's rule;
