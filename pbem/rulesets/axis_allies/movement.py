@@ -14,12 +14,13 @@ from pbem.rulesets.axis_allies.capture import take_territory
 from pbem.rulesets.axis_allies.context import Assault, Outcome, Turn
 from pbem.rulesets.axis_allies.convoys import enemy_convoy, take_convoy
 from pbem.rulesets.axis_allies.flak import flak
+from pbem.rulesets.axis_allies.land_movement import check_land
 from pbem.rulesets.axis_allies.move_plan import Error, MovePlan, is_air, is_land, is_sea
 from pbem.rulesets.axis_allies.names import a
 from pbem.rulesets.axis_allies.orders import Move
 from pbem.rulesets.axis_allies.paths import canal_errors, check_steps
 from pbem.rulesets.axis_allies.state import Unit
-from pbem.rulesets.axis_allies.transports import check_boarding, check_cargo_ashore, check_loads, check_unload
+from pbem.rulesets.axis_allies.transports import check_loads, check_unload
 from pbem.rulesets.axis_allies.unit_choice import middle_east_guns, pick_units
 
 
@@ -32,17 +33,6 @@ def _submarines_pass(turn: Turn) -> bool:
         return True
     turn.ruling("hostile_zone_passage")
     return turn.opt("hostile_zone_passage") == "submarines_pass"
-
-
-def _blocks_blitz(turn: Turn, space: str) -> bool:
-    """Whether enemy units that stood in `space` at the start of the turn stop a blitzing tank. In
-    Europe an enemy industrial complex alone does not (option blitz_through_complex, l.949: only AA
-    guns are named); in Revised any enemy unit does."""
-    types = turn.enemy_types_at_start(space)
-    if types == {"industrial_complex"} and turn.edition.has_option("blitz_through_complex"):
-        turn.ruling("blitz_through_complex")
-        return turn.opt("blitz_through_complex") == "stop"
-    return bool(types)
 
 
 # --- checking a move -------------------------------------------------------------------------
@@ -86,60 +76,6 @@ def check_move(turn: Turn, move: Move, phase: str, taken: dict[int, Move], error
     if air:
         check_air(turn, plan, air, phase, bool(sea), errors)
     return None if errors else plan
-
-
-def check_land(turn: Turn, plan: MovePlan, land: list[Unit], phase: str, errors: list[Error]) -> None:
-    """Land units: range, where they must stop (a tank may blitz), boarding and leaving transports."""
-    move, b = plan.move, turn.board
-    if b.is_sea(move.frm):
-        check_cargo_ashore(turn, plan, land, phase, errors)
-        return
-    if not move.path:
-        errors.append((move.where + ("path",), "units that stay where they are need no move", None))
-        return
-    if b.is_sea(move.path[-1]):
-        check_boarding(turn, plan, land, phase, errors)
-        return
-    for i, space in enumerate(move.path):
-        if b.is_sea(space):
-            errors.append((move.where + ("path", i), "land units cross the sea only aboard a transport", None))
-            return
-    for u in land:
-        if len(move.path) > u.movement_left:
-            errors.append((move.where + ("path",), f"{a(u.type)} moves {turn.table[u.type].movement} "
-                                                   f"{'space' if turn.table[u.type].movement == 1 else 'spaces'}, "
-                                                   f"this path has {len(move.path)}", f"{u.movement_left} or fewer"))
-            return
-    if phase == "combat":
-        if any(u.type == "aa_gun" for u in land):
-            errors.append((move.where + ("units", "aa_gun"), "AA guns move only in the noncombat move "
-                                                            "(or aboard a transport)", None))
-            return
-        for i, space in enumerate(move.path[:-1]):
-            if not turn.hostile_at_start(space):
-                continue
-            # a tank may pass through one hostile territory that is empty: the blitz
-            if all(u.type == "tank" for u in land) and i == 0 and not _blocks_blitz(turn, space):
-                plan.blitzed = space
-                continue
-            reason = (f"{space} holds enemy units ({', '.join(sorted(turn.enemy_types_at_start(space)))})"
-                      if turn.enemy_at_start(space) else f"{space} is enemy territory")
-            who = "tanks" if all(u.type == "tank" for u in land) else "land units"
-            errors.append((move.where + ("path", i), f"{who} must stop in {space}: {reason}"
-                           + (" (only a tank may blitz, through one empty enemy territory)"
-                              if who == "land units" else ""), None))
-            return
-        dest = move.path[-1]
-        if not turn.hostile_at_start(dest) and not plan.blitzed:
-            errors.append((move.where + ("path", len(move.path) - 1),
-                           f"{dest} is friendly: a combat move must end in a hostile space "
-                           "(move there in the noncombat move)", None))
-    else:
-        for i, space in enumerate(move.path):
-            if not turn.friendly_territory_now(space):
-                errors.append((move.where + ("path", i), f"{space} is not friendly: no unit enters a hostile "
-                                                         "territory in the noncombat move", None))
-                return
 
 
 def check_sea(turn: Turn, plan: MovePlan, sea: list[Unit], phase: str, errors: list[Error]) -> None:
