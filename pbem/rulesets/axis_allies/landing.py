@@ -15,8 +15,8 @@ from typing import Callable
 
 from pbem.rulesets.axis_allies.context import Turn
 from pbem.rulesets.axis_allies.flak import flak
-from pbem.rulesets.axis_allies.movement import air_can_enter, sea_can_enter, sea_noncombat_path
 from pbem.rulesets.axis_allies.orders import Move
+from pbem.rulesets.axis_allies.paths import air_can_enter, sea_can_enter, sea_noncombat_path
 from pbem.rulesets.axis_allies.state import Unit
 
 

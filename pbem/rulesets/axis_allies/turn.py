@@ -18,8 +18,10 @@ from pbem.rulesets.axis_allies import battles, landing, patriotic_war
 from pbem.rulesets.axis_allies.context import Turn
 from pbem.rulesets.axis_allies.edition import Edition
 from pbem.rulesets.axis_allies.mobilize import check_purchase, mobilize, place_with_advance, purchase_units
-from pbem.rulesets.axis_allies.movement import MovePlan, apply_move, check_move, check_steps
+from pbem.rulesets.axis_allies.move_plan import MovePlan
+from pbem.rulesets.axis_allies.movement import apply_move, check_move
 from pbem.rulesets.axis_allies.orders import Move, StandingOrders, read_orders, read_standing
+from pbem.rulesets.axis_allies.paths import check_steps
 from pbem.rulesets.axis_allies.research import check_research, develop_weapons
 from pbem.rulesets.axis_allies.state import Position
 
