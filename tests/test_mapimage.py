@@ -1,4 +1,4 @@
-"""Tests of the map image (pbem/rulesets/axis_allies/reports/map_image.py).
+"""Tests of the map image (pbem/rulesets/axis_allies/reports/map_*.py).
 
 Renders the opening position (setup.yaml on board.yaml, drawn with graphics.json) and reads the PNG
 back: image size, colours sampled around label centres, byte-identical re-rendering, theatre crops,
@@ -28,24 +28,24 @@ from PIL import Image
 from pbem.render.palette import palette_image
 from pbem.rulesets import get_ruleset
 from pbem.rulesets.axis_allies.reports.map_image import (
-    ARROW_OUTLINES,
-    BATTLE_COLOURS,
-    DAMAGE_COLOURS,
-    IMAGE_WIDTH,
-    MAP_COLOURS,
     MapInfo,
-    Style,
     _labels,
     _layout,
     _move_polyline,
-    arrow_layers,
-    board_to_image,
-    contrast_ratio,
-    make_view,
     draw_map,
     unit_stack_lines,
     unit_stack_words,
 )
+from pbem.rulesets.axis_allies.reports.map_style import (
+    ARROW_OUTLINES,
+    BATTLE_COLOURS,
+    DAMAGE_COLOURS,
+    MAP_COLOURS,
+    Style,
+    arrow_layers,
+    contrast_ratio,
+)
+from pbem.rulesets.axis_allies.reports.map_view import IMAGE_WIDTH, board_to_image, make_view
 
 DATA = Path(__file__).resolve().parents[1] / "pbem/rulesets/axis_allies/editions/revised"
 

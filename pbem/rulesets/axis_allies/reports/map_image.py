@@ -25,148 +25,56 @@ The renderer reads the state, the board and the events; it never decides a rule.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import matplotlib
 import numpy as np
-from matplotlib import patheffects
 from matplotlib.axes import Axes
 from matplotlib.backend_bases import RendererBase
 from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.colors import to_rgb
 from matplotlib.collections import PolyCollection
 from matplotlib.figure import Figure
-from matplotlib.font_manager import FontProperties
 from matplotlib.patches import FancyArrowPatch, Rectangle
 from matplotlib.path import Path as MplPath
 
-from pbem.core.words import Words
+from pbem.rulesets.axis_allies.reports.map_style import (
+    ARROW_HEAD_PT,
+    ARROW_STYLE,
+    BATTLE_COLOURS,
+    BOX_GAP_PX,
+    BOX_PAD_PX,
+    BURST,
+    CARGO_MARK,
+    DAMAGE_COLOURS,
+    HALO,
+    LINE_SPACING,
+    MAP_COLOURS,
+    NAME_PT,
+    NONCOMBAT_DASHES,
+    PLACED_FACE,
+    ROCKET_DOTS,
+    SEA_NAME_PT,
+    STACK_PT,
+    STACK_TOP_PX,
+    TAG_PT,
+    Style,
+    arrow_layers,
+    font,
+)
+from pbem.rulesets.axis_allies.reports.map_view import DPI, View, make_view, near
 
 __all__ = [
-    "ARROW_OUTLINES",
-    "BATTLE_COLOURS",
-    "DAMAGE_COLOURS",
-    "DPI",
-    "IMAGE_WIDTH",
-    "MAP_COLOURS",
     "MapInfo",
     "MapSpace",
-    "PLACED_FACE",
-    "Style",
-    "View",
-    "arrow_layers",
-    "board_to_image",
-    "contrast_ratio",
-    "make_view",
     "draw_map",
     "unit_stack_lines",
     "unit_stack_words",
 ]
 
 # ---------------------------------------------------------------------------------------------
-# Colours and labels
-
-#: Colours of everything that is not a power's.
-MAP_COLOURS: dict[str, str] = {
-    "neutral": "#dcdad2",       # neutral territories (hatched)
-    "neutral_hatch": "#b9b6aa",
-    "uncontrolled": "#ffffff",  # a land territory missing from state['control']
-    "sea": "#a7c6e5",
-    "sea_edge": "#d9e7f5",
-    "land_edge": "#2b2b2b",
-    "background": "#7d9fc4",    # lakes, and the hair-line gaps between simplified outlines
-    "name": "#1e1e1e",
-    "sea_name": "#2f5f93",
-    "capital": "#fff36b",
-    "wrap": "#ffffff",          # veil over the repeated strips of the full map
-    "legend": "#f4f2ec",
-}
-
-#: Battle outcome -> colour of the battle's outline and tag.
-BATTLE_COLOURS: dict[str, str] = {
-    "captured": "#e8112d",  # the attacker won and took the territory
-    "attacker": "#ff7f00",  # the attacker won without taking it (sea battle, only aircraft left)
-    "defender": "#1f5fd6",  # the defender held
-    "none": "#8e44ad",      # nobody left standing (or both sides left)
-}
-
-#: Bombing and rocket damage: its tag, and the rocket's arrow (in the ink).
-DAMAGE_COLOURS: dict[str, str] = {"face": "#1a1a1a", "ink": "#ffc61a"}
-
-#: The face of the box of units placed this turn (edged in the power's colour).
-PLACED_FACE = "#ffffff"
-
-_CARGO_MARK = "\u25b8"
-_BURST = "\u2739"
-
-
-@dataclass(frozen=True)
-class Style:
-    """An edition's map style, from the ``style`` of its drawing data (``Ruleset.map_data``).
-
-    ``powers``: each power's colours, close to the board's own (``land`` fills the territories it
-    controls, ``unit`` its unit boxes, move arrows and capital star outline, ``text`` the writing
-    on its boxes), in turn order; ``labels``: each power's short label; ``unit_labels``: unit type
-    -> short label in the unit boxes, in unit-table order; ``theatres``: board windows ``(x0, x1,
-    y0, y1)`` of the theatre maps, where x may run past the board's edges when the board wraps
-    (the renderer then draws the wrapped copy); ``wraps``: the board wraps east-west.
-    """
-
-    powers: Mapping[str, Mapping[str, str]]
-    labels: Mapping[str, str]
-    unit_labels: Mapping[str, str]
-    words: Words
-    theatres: Mapping[str, tuple[int, int, int, int]]
-    wraps: bool
-
-    @classmethod
-    def of(cls, graphics: Mapping[str, Any]) -> Style:
-        """The style carried by ``graphics``."""
-        style = graphics["style"]
-        powers = {p: {"land": c["land"], "unit": c["unit"], "text": c["ink"]} for p, c in style["powers"].items()}
-        return cls(powers, {p: c["label"] for p, c in style["powers"].items()}, dict(style["unit_labels"]),
-                   Words({p: c["text"] for p, c in style["powers"].items()},
-                         {u: tuple(w) for u, w in style["unit_words"].items()}),
-                   {t: tuple(w) for t, w in style["theatres"].items()}, bool(style["wraps"]))
-
-    def land_colour(self, owner: str | None) -> str:
-        """Fill colour of a land territory controlled by ``owner`` (``None``: neutral)."""
-        if owner is None:
-            return MAP_COLOURS["neutral"]
-        colours = self.powers.get(owner)
-        return colours["land"] if colours else MAP_COLOURS["uncontrolled"]
-
-    def colours(self, power: str | None) -> Mapping[str, str]:
-        """The colours of ``power``'s boxes and arrows (black for a power without any)."""
-        return self.powers.get(power or "", {"land": MAP_COLOURS["uncontrolled"], "unit": "#000000",
-                                              "text": "#ffffff"})
-
-    def ordered_powers(self, powers: Iterable[str]) -> list[str]:
-        """``powers`` in turn order (unknown ones last, by name)."""
-        rank = {p: i for i, p in enumerate(self.powers)}
-        return sorted(powers, key=lambda p: (rank.get(p, len(rank)), p))
-
-
-# ---------------------------------------------------------------------------------------------
-# Image geometry and fonts
-
-#: Width of every image in pixels, and its resolution (both part of byte-identical output).
-IMAGE_WIDTH = 2000
-DPI = 100
-_TITLE_PX = 46
-_LEGEND_PX = 92
-#: How much of the opposite edge the full map repeats on each side (board pixels).
-WRAP_STRIP = 150
-
-_FONT_DIR = Path(matplotlib.get_data_path()) / "fonts" / "ttf"
-_FONT_FILES = {
-    "regular": _FONT_DIR / "DejaVuSans.ttf",
-    "bold": _FONT_DIR / "DejaVuSans-Bold.ttf",
-    "italic": _FONT_DIR / "DejaVuSans-Oblique.ttf",
-}
+# Drawing settings
 
 _RC: dict[Any, Any] = {  # rcParams for this drawing only
     "text.hinting": "force_autohint",
@@ -180,121 +88,9 @@ _RC: dict[Any, Any] = {  # rcParams for this drawing only
     "text.parse_math": False,
 }
 
-# Sizes of writing (points; at 100 dpi a point is 1.39 px) and boxes (image pixels).
-_NAME_PT = 6.0
-_SEA_NAME_PT = 6.6
-_STACK_PT = 6.6
-_TAG_PT = 6.4
-_LINE_SPACING = 1.18
-_BOX_PAD_PX = 2.2
-_BOX_GAP_PX = 2.0
-_STACK_TOP_PX = 2.0
-#: Writing is this much larger on the (zoomed-in) theatre maps.
-_THEATRE_TEXT_SCALE = 1.45
-
-
-#: The two outlines of an arrow: dark around a light body, light around a dark one.
-ARROW_OUTLINES = ("#1a1a1a", "#ffffff")
-_ARROW_OUTLINE_PT, _ARROW_BODY_PT = 3.8, 2.0
-_ARROW_HEAD_PT = 7
-_ARROW_STYLE = f"-|>,head_length={_ARROW_HEAD_PT},head_width=3.5"
-_ARROW_HEAD_PX = _ARROW_HEAD_PT * DPI / 72
-_NONCOMBAT_DASHES = (0, (3.5, 2))
-_ROCKET_DOTS = (0, (1, 1.2))
+_ARROW_HEAD_PX = ARROW_HEAD_PT * DPI / 72
 #: How far a move keeps to its right when another runs the same path backwards (image pixels).
 _TWIN_OFFSET_PX = 4.5
-
-#: A light outline behind the names, so that they read on every fill colour.
-_HALO = [patheffects.withStroke(linewidth=2.2, foreground="#ffffff", alpha=0.55)]
-
-
-def _font(style: str, size: float) -> FontProperties:
-    return FontProperties(fname=_FONT_FILES[style], size=size)
-
-
-@dataclass(frozen=True)
-class View:
-    """A window on the board and the image it becomes.
-
-    ``x0..x1``, ``y0..y1``: the window in board pixels (x may run past 0 or the board width, the
-    board wraps); ``width_px``/``map_height_px``: the map area in image pixels, which starts
-    ``top_px`` below the top of the image and has ``bottom_px`` (the legend) below it.
-    """
-
-    x0: float
-    x1: float
-    y0: float
-    y1: float
-    board_width: int
-    width_px: int
-    map_height_px: int
-    top_px: int
-    bottom_px: int
-    style: Style
-    text_scale: float = 1.0
-    wrap_strips: bool = False
-
-    @property
-    def scale(self) -> float:
-        """Image pixels per board pixel."""
-        return self.width_px / (self.x1 - self.x0)
-
-    @property
-    def height_px(self) -> int:
-        """Height of the whole image: title band, map, legend."""
-        return self.top_px + self.map_height_px + self.bottom_px
-
-    def unwrap_x(self, x: float) -> float:
-        """The copy of board column ``x`` (shifted by whole board widths) that is in the window.
-
-        When two copies are in view (the full map's repeated strips), the one on the board
-        itself (0 <= x < width) wins; when none is, the nearest one.
-        """
-        width = self.board_width
-        base = x % width
-        copies = [base + k * width for k in (0, -1, 1)]
-        inside = [c for c in copies if self.x0 <= c < self.x1]
-        if inside:
-            return inside[0]
-        middle = (self.x0 + self.x1) / 2
-        return min(copies, key=lambda c: abs(c - middle))
-
-    def to_image(self, x: float, y: float) -> tuple[float, float]:
-        """Image pixel (column, row from the top) at which board point ``(x, y)`` is drawn."""
-        return ((self.unwrap_x(x) - self.x0) * self.scale,
-                self.top_px + (y - self.y0) * self.scale)
-
-    def offsets(self, xmin: float, xmax: float, margin: float = 0.0) -> list[float]:
-        """The shifts (0 and +-board width) that bring board columns ``xmin..xmax`` into view."""
-        width = self.board_width
-        return [k * width for k in (0, -1, 1)
-                if xmin + k * width <= self.x1 + margin and xmax + k * width >= self.x0 - margin]
-
-
-def make_view(graphics: Mapping[str, Any], theatre: str | None = None,
-              width_px: int = IMAGE_WIDTH) -> View:
-    """The view of the full map (``theatre=None``) or of one of the edition's theatres."""
-    board, style = graphics["board"], Style.of(graphics)
-    width, height = int(board["width"]), int(board["height"])
-    strip = WRAP_STRIP if style.wraps else 0
-    if theatre is None:
-        x0, x1, y0, y1 = -strip, width + strip, 0, height
-    elif theatre in style.theatres:
-        x0, x1, y0, y1 = style.theatres[theatre]
-    else:
-        known = ", ".join(sorted(style.theatres)) or "none: this board is drawn whole only"
-        raise ValueError(f"unknown theatre {theatre!r}; known: {known}")
-    map_height = round(width_px * (y1 - y0) / (x1 - x0))
-    return View(x0, x1, y0, y1, width, width_px, map_height, _TITLE_PX, _LEGEND_PX, style,
-                text_scale=1.0 if theatre is None else _THEATRE_TEXT_SCALE,
-                wrap_strips=theatre is None and style.wraps)
-
-
-def board_to_image(graphics: Mapping[str, Any], x: float, y: float,
-                   theatre: str | None = None) -> tuple[float, float]:
-    """Image pixel (column, row from the top) at which ``draw_map`` draws board point (x, y) at
-    scale 1 (at another scale, times the scale)."""
-    return make_view(graphics, theatre).to_image(x, y)
 
 
 @dataclass(frozen=True)
@@ -368,7 +164,7 @@ def unit_stack_lines(style: Style, power: str, units: Mapping[str, int],
                 items[-1] += f" {style.labels.get(owner, owner)}"
             aboard.extend(items)
     if aboard:
-        lines.extend(_CARGO_MARK + line for line in _wrap_items(aboard, per_line))
+        lines.extend(CARGO_MARK + line for line in _wrap_items(aboard, per_line))
     return lines
 
 
@@ -475,7 +271,7 @@ def _labels(graphics: Mapping[str, Any], board: Mapping[str, Any]) -> dict[str, 
 
 def _text_size(renderer: RendererBase, text: str, style: str, size: float) -> tuple[float, float]:
     """Width and height in pixels of one line of ``text``."""
-    w, h, _ = renderer.get_text_width_height_descent(text, _font(style, size), ismath=False)
+    w, h, _ = renderer.get_text_width_height_descent(text, font(style, size), ismath=False)
     return w, h
 
 
@@ -491,7 +287,7 @@ def _damage_tags(events: Sequence[Mapping[str, Any]]) -> list[tuple[str, _Tag]]:
         else:
             continue
         paid[key] = paid.get(key, 0) + int(event.get("paid") or 0)
-    return [(space, _Tag(f"{_BURST} \u2212{ipc} IPC {what}", DAMAGE_COLOURS["face"], DAMAGE_COLOURS["ink"]))
+    return [(space, _Tag(f"{BURST} \u2212{ipc} IPC {what}", DAMAGE_COLOURS["face"], DAMAGE_COLOURS["ink"]))
             for (space, what), ipc in paid.items()]
 
 
@@ -530,20 +326,20 @@ def _layout(labels: dict[str, _Label], view: View, renderer: RendererBase,
         if space in labels:
             labels[space].tags.append(tag)
     placed = _placements(events)
-    line_px = _STACK_PT * k * _LINE_SPACING * DPI / 72
-    tag_pad = 0.25 * _TAG_PT * k * DPI / 72
+    line_px = STACK_PT * k * LINE_SPACING * DPI / 72
+    tag_pad = 0.25 * TAG_PT * k * DPI / 72
     for label in labels.values():
-        label.name_size = (_SEA_NAME_PT if label.is_sea else _NAME_PT) * k
+        label.name_size = (SEA_NAME_PT if label.is_sea else NAME_PT) * k
         w, h = _text_size(renderer, label.text, "italic" if label.is_sea else "regular",
                           label.name_size)
         label.name_h, label.name_w, label.width, label.top = h, w, w, -h
         for tag in label.tags:
-            w, h = _text_size(renderer, tag.text, "bold", _TAG_PT * k)
+            w, h = _text_size(renderer, tag.text, "bold", TAG_PT * k)
             tag.height_px = h + 2 * tag_pad + 2
             label.width = max(label.width, w + 2 * tag_pad)
             label.top -= tag.height_px
         space_units = units.get(label.name) or {}
-        bottom = _STACK_TOP_PX * k
+        bottom = STACK_TOP_PX * k
         new_here = placed.get(label.name, {})
         for power in view.style.ordered_powers(set(space_units) | set(new_here)):
             stack = unit_stack_lines(view.style, power, space_units.get(power, {}), cargo.get(label.name, ()))
@@ -551,11 +347,11 @@ def _layout(labels: dict[str, _Label], view: View, renderer: RendererBase,
             for lines, is_new in ((stack, False), (["+" + new[0], *new[1:]] if new else [], True)):
                 if not lines:
                     continue
-                width = max(_text_size(renderer, line, "bold", _STACK_PT * k)[0] for line in lines)
-                height = len(lines) * line_px + 2 * _BOX_PAD_PX * k
+                width = max(_text_size(renderer, line, "bold", STACK_PT * k)[0] for line in lines)
+                height = len(lines) * line_px + 2 * BOX_PAD_PX * k
                 label.boxes.append(_Box(power, "\n".join(lines), height, is_new))
-                label.width = max(label.width, width + 2 * _BOX_PAD_PX * k)
-                bottom += height + _BOX_GAP_PX
+                label.width = max(label.width, width + 2 * BOX_PAD_PX * k)
+                bottom += height + BOX_GAP_PX
         label.bottom = bottom
     _place_labels(labels, view, territories)
 
@@ -662,7 +458,7 @@ def _draw_polygons(ax: Axes, view: View, labels: Mapping[str, _Label],
 
 def _ipc_badge(ax: Axes, x: float, y: float, text: str, text_scale: float,
                zorder: float = 4.3) -> None:
-    ax.text(x, y, text, fontproperties=_font("bold", 5.6 * text_scale), ha="center",
+    ax.text(x, y, text, fontproperties=font("bold", 5.6 * text_scale), ha="center",
             va="center", color="#ffffff", zorder=zorder, clip_on=True,
             bbox={"boxstyle": "circle,pad=0.2", "facecolor": "#2d2d2d", "edgecolor": "#ffffff",
                   "linewidth": 0.5})
@@ -723,11 +519,11 @@ def _draw_labels(ax: Axes, view: View, labels: Mapping[str, _Label],
         value = values.get(label.name) if "ipc" not in label.data else None
         for dx in view.offsets(cx, cx, margin=label.width / view.scale):
             x = cx + dx
-            ax.text(x, cy, label.text, fontproperties=_font("italic" if label.is_sea else
-                                                            "regular", label.name_size),
+            ax.text(x, cy, label.text, fontproperties=font("italic" if label.is_sea else
+                                                           "regular", label.name_size),
                     ha="center", va="bottom", zorder=6, clip_on=True,
                     color=MAP_COLOURS["sea_name" if label.is_sea else "name"],
-                    path_effects=_HALO)
+                    path_effects=HALO)
             if value:
                 _ipc_badge(ax, x + (label.name_w / 2 + 8 * k) / view.scale,
                            cy - label.name_h / 2 / view.scale, str(value), k, zorder=6.5)
@@ -735,16 +531,16 @@ def _draw_labels(ax: Axes, view: View, labels: Mapping[str, _Label],
             for tag in label.tags:
                 _draw_tag(ax, x, cy - above / view.scale, tag, k)
                 above += tag.height_px
-            top = _STACK_TOP_PX * k
+            top = STACK_TOP_PX * k
             for box in label.boxes:
-                _unit_box(ax, x, cy + (top + _BOX_PAD_PX * k) / view.scale, box.text, k,
+                _unit_box(ax, x, cy + (top + BOX_PAD_PX * k) / view.scale, box.text, k,
                           view.style.colours(box.power), box.placed)
-                top += box.height_px + _BOX_GAP_PX
+                top += box.height_px + BOX_GAP_PX
 
 
 def _draw_tag(ax: Axes, x: float, y: float, tag: _Tag, text_scale: float, ha: str = "center",
               va: str = "bottom") -> None:
-    ax.text(x, y, tag.text, fontproperties=_font("bold", _TAG_PT * text_scale), ha=ha, va=va,
+    ax.text(x, y, tag.text, fontproperties=font("bold", TAG_PT * text_scale), ha=ha, va=va,
             color=tag.ink, zorder=8, clip_on=True,
             bbox={"boxstyle": "round,pad=0.25", "facecolor": tag.face, "edgecolor": "#000000",
                   "linewidth": 0.5})
@@ -754,11 +550,11 @@ def _unit_box(ax: Axes, x: float, y: float, text: str, text_scale: float, colour
               placed: bool, va: str = "top", ha: str = "center") -> None:
     """A power's unit box; the units it placed this turn are written on ``PLACED_FACE``, edged in
     its colour."""
-    pad = _BOX_PAD_PX * 72 / DPI / _STACK_PT
+    pad = BOX_PAD_PX * 72 / DPI / STACK_PT
     face, edge, ink, edge_width = ((PLACED_FACE, colours["unit"], MAP_COLOURS["name"], 1.4) if placed
                                    else (colours["unit"], "#000000", colours["text"], 0.6))
-    ax.text(x, y, text, fontproperties=_font("bold", _STACK_PT * text_scale), ha=ha, va=va,
-            linespacing=_LINE_SPACING, color=ink, zorder=7, clip_on=True,
+    ax.text(x, y, text, fontproperties=font("bold", STACK_PT * text_scale), ha=ha, va=va,
+            linespacing=LINE_SPACING, color=ink, zorder=7, clip_on=True,
             bbox={"boxstyle": f"round,pad={pad:.3f},rounding_size=0.5", "facecolor": face,
                   "edgecolor": edge, "linewidth": edge_width})
 
@@ -767,11 +563,6 @@ def _move_spaces(event: Mapping[str, Any]) -> list[str]:
     """The spaces a move goes through: ``from``, then ``path`` (or just ``to``)."""
     names = [event.get("from")] + list(event.get("path") or [event.get("to")])
     return [n for i, n in enumerate(names) if n and (i == 0 or n != names[i - 1])]
-
-
-def _near(x: float, reference: float, width: float) -> float:
-    """The copy of column ``x`` (shifted by whole board widths) nearest to ``reference``."""
-    return x + round((reference - x) / width) * width
 
 
 def _distance_to_segment(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
@@ -809,7 +600,7 @@ def _waypoint(view: View, label: _Label, before: np.ndarray, after: np.ndarray) 
     ax, ay = label.anchor
     best, best_cost = np.array(label.anchor), np.inf
     for x, y in [label.anchor, *label.data.get("place", [])]:
-        point = np.array([_near(float(x), float(before[0]), view.board_width), float(y)])
+        point = np.array([near(float(x), float(before[0]), view.board_width), float(y)])
         cost = _distance_to_segment(point, before, after)
         wx = ax + float(point[0]) - float(x)  # the anchor in the same copy as the point
         writing = (wx + left, ay + top, wx + right, ay + bottom)
@@ -831,7 +622,7 @@ def _move_polyline(view: View, labels: Mapping[str, _Label],
     anchors = [np.array(labels[names[0]].anchor)]
     for name in names[1:]:
         x, y = labels[name].anchor
-        anchors.append(np.array([_near(x, float(anchors[-1][0]), width), y]))
+        anchors.append(np.array([near(x, float(anchors[-1][0]), width), y]))
     points = [anchors[0]]
     for i in range(1, len(names) - 1):
         points.append(_waypoint(view, labels[names[i]], points[-1], anchors[i + 1]))
@@ -894,25 +685,6 @@ def _move_arrow_points(view: View, labels: Mapping[str, _Label],
     return trimmed
 
 
-def contrast_ratio(first: str, second: str) -> float:
-    """The WCAG 2 contrast ratio of two colours: 1 (the same lightness) to 21 (black on white)."""
-    def luminance(colour: str) -> float:
-        linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in to_rgb(colour)]
-        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
-
-    darker, lighter = sorted((luminance(first), luminance(second)))
-    return (lighter + 0.05) / (darker + 0.05)
-
-
-def arrow_layers(colour: str) -> list[tuple[str, float]]:
-    """The strokes of an arrow whose body is ``colour``, outline first, as (colour, width in
-    points). The outline is whichever of ``ARROW_OUTLINES`` stands out more from the body: where
-    the land is as light as a light body (Japan's arrows on Japan's land) the dark outline shows,
-    where it is as dark as a dark body the light one does."""
-    outline = max(ARROW_OUTLINES, key=lambda c: contrast_ratio(colour, c))
-    return [(outline, _ARROW_OUTLINE_PT), (colour, _ARROW_BODY_PT)]
-
-
 def _draw_arrow(ax: Axes, points: np.ndarray, colour: str, line_style: Any = "-", scale: float = 1.0,
                 zorder: float = 7.5) -> None:
     """One arrow along the polyline ``points`` (data units, ``scale`` image pixels each): its
@@ -923,7 +695,7 @@ def _draw_arrow(ax: Axes, points: np.ndarray, colour: str, line_style: Any = "-"
     toward = (tip - before) / float(np.hypot(*(tip - before)))
     head = np.asarray([tip - toward * _ARROW_HEAD_PX / scale, tip])  # all head: no shaft left to draw
     shaft = _trim(points, 0.0, _ARROW_HEAD_PX / scale)
-    strokes = [(points, outline, outline_width, "-", _ARROW_STYLE), (head, body, body_width, "-", _ARROW_STYLE)]
+    strokes = [(points, outline, outline_width, "-", ARROW_STYLE), (head, body, body_width, "-", ARROW_STYLE)]
     if shaft is not None:
         strokes.insert(1, (shaft, body, body_width, line_style, "-"))
     for i, (line, stroke, width, style, arrow_style) in enumerate(strokes):
@@ -983,7 +755,7 @@ def _draw_moves(ax: Axes, view: View, labels: Mapping[str, _Label],
         if lane:
             points = _offset_right(points, lane * _TWIN_OFFSET_PX / view.scale)
         colour = view.style.colours(event.get("power"))["unit"]
-        line_style = "-" if event.get("phase") == "combat" else _NONCOMBAT_DASHES
+        line_style = "-" if event.get("phase") == "combat" else NONCOMBAT_DASHES
         for dx in view.offsets(float(points[:, 0].min()), float(points[:, 0].max())):
             _draw_arrow(ax, points + (dx, 0.0), colour, line_style, view.scale)
 
@@ -1000,7 +772,7 @@ def _draw_rockets(ax: Axes, view: View, labels: Mapping[str, _Label],
             continue
         arc = _arc(points[0], points[-1])
         for dx in view.offsets(float(arc[:, 0].min()), float(arc[:, 0].max())):
-            _draw_arrow(ax, arc + (dx, 0.0), DAMAGE_COLOURS["ink"], _ROCKET_DOTS, view.scale)
+            _draw_arrow(ax, arc + (dx, 0.0), DAMAGE_COLOURS["ink"], ROCKET_DOTS, view.scale)
 
 
 def _draw_wrap(ax: Axes, view: View) -> None:
@@ -1023,7 +795,7 @@ def _draw_wrap(ax: Axes, view: View) -> None:
         else:
             text = "\u21c6 board edge (the board wraps east-west)"
         ax.text(edge + (6 if edge == 0 else -6) / view.scale, view.y0 + 6 / view.scale, text,
-                fontproperties=_font("bold", 7 * view.text_scale),
+                fontproperties=font("bold", 7 * view.text_scale),
                 ha="left" if edge == 0 else "right", va="top", color="#000000", zorder=9.2,
                 clip_on=True, bbox={"boxstyle": "round,pad=0.25", "facecolor": "#ffffff",
                                     "edgecolor": "#000000", "linewidth": 0.5, "alpha": 0.9})
@@ -1052,7 +824,7 @@ def _draw_legend(fig: Figure, view: View, names: Mapping[str, str], legend: _Leg
     ax.set_axis_off()
     ax.add_patch(Rectangle((0, 0), view.width_px, view.bottom_px,
                            facecolor=MAP_COLOURS["legend"], edgecolor="none", zorder=0))
-    regular, bold = _font("regular", 8.0), _font("bold", 8.0)
+    regular, bold = font("regular", 8.0), font("bold", 8.0)
     x, row1, row2, row3 = 12.0, 18.0, 46.0, 74.0
 
     def swatch(x: float, face: str, hatch: str | None = None) -> None:
@@ -1098,7 +870,7 @@ def _draw_legend(fig: Figure, view: View, names: Mapping[str, str], legend: _Leg
         x += _text_size(renderer, code, "bold", 8.0)[0] + 5
         ax.text(x, row2, style.words.unit(unit), fontproperties=regular, ha="left", va="center")
         x += _text_size(renderer, style.words.unit(unit), "regular", 8.0)[0] + 18
-    ax.text(x, row2, _CARGO_MARK, fontproperties=bold, ha="left", va="center")
+    ax.text(x, row2, CARGO_MARK, fontproperties=bold, ha="left", va="center")
     ax.text(x + 14, row2, "aboard transports (suffix: another power's)",
             fontproperties=regular, ha="left", va="center")
 
@@ -1111,7 +883,7 @@ def _draw_legend(fig: Figure, view: View, names: Mapping[str, str], legend: _Leg
         ax.text(x + mark_width + 8, row3, text, fontproperties=regular, ha="left", va="center")
         x += mark_width + 8 + _text_size(renderer, text, "regular", 8.0)[0] + 22
 
-    for line_style, text in (("-", "combat move"), (_NONCOMBAT_DASHES, "non-combat move")):
+    for line_style, text in (("-", "combat move"), (NONCOMBAT_DASHES, "non-combat move")):
         _draw_arrow(ax, np.array([[x, row3], [x + 40, row3]]), "#000000", line_style, zorder=1)
         explain(40, text)
     for outcome, text in (("captured", "battle: attacker took the territory"),
@@ -1122,16 +894,16 @@ def _draw_legend(fig: Figure, view: View, names: Mapping[str, str], legend: _Leg
                                edgecolor=BATTLE_COLOURS[outcome], linewidth=2.6))
         explain(22, text)
     _unit_box(ax, x, row3, "+2inf", 1.0, {"unit": "#000000"}, True, va="center", ha="left")
-    explain(_text_size(renderer, "+2inf", "bold", _STACK_PT)[0] + 2 * _BOX_PAD_PX, "units placed")
-    tag = _Tag(f"{_BURST} \u22123 IPC", DAMAGE_COLOURS["face"], DAMAGE_COLOURS["ink"])
+    explain(_text_size(renderer, "+2inf", "bold", STACK_PT)[0] + 2 * BOX_PAD_PX, "units placed")
+    tag = _Tag(f"{BURST} \u22123 IPC", DAMAGE_COLOURS["face"], DAMAGE_COLOURS["ink"])
     _draw_tag(ax, x + 3, row3, tag, 1.0, ha="left", va="center")
-    explain(_text_size(renderer, tag.text, "bold", _TAG_PT)[0] + 6, "bombing or rocket damage")
+    explain(_text_size(renderer, tag.text, "bold", TAG_PT)[0] + 6, "bombing or rocket damage")
     _draw_arrow(ax, _arc(np.array([x, row3 + 3]), np.array([x + 44, row3 + 3]), bulge=0.1),
-                DAMAGE_COLOURS["ink"], _ROCKET_DOTS, zorder=1)
+                DAMAGE_COLOURS["ink"], ROCKET_DOTS, zorder=1)
     explain(44, "rocket strike")
     if style.wraps:
         ax.text(view.width_px - 12, row3, "\u21c6 the board wraps east-west",
-                fontproperties=_font("italic", 8.0), ha="right", va="center")
+                fontproperties=font("italic", 8.0), ha="right", va="center")
 
 
 def _action_spaces(events: Sequence[Mapping[str, Any]]) -> list[list[str]]:
@@ -1160,7 +932,7 @@ def _action_box(view: View, labels: Mapping[str, _Label],
             label = labels.get(name)
             if label is None:
                 continue
-            x = view.unwrap_x(label.centre[0]) if x is None else _near(label.centre[0], x, view.board_width)
+            x = view.unwrap_x(label.centre[0]) if x is None else near(label.centre[0], x, view.board_width)
             shift = x - label.centre[0]
             ys = np.concatenate([r[:, 1] for r in label.rings])
             box = (max(label.xmin + shift, view.x0), max(float(ys.min()), view.y0),
@@ -1301,11 +1073,11 @@ def draw_map(state: Mapping[str, Any], board: Mapping[str, Any], graphics: Mappi
         _draw_labels(ax, view, labels, values)
         _draw_wrap(ax, view)
         middle = 1 - (view.top_px / 2) / height
-        fig.text(12 / view.width_px, middle, title, fontproperties=_font("bold", 15),
+        fig.text(12 / view.width_px, middle, title, fontproperties=font("bold", 15),
                  ha="left", va="center")
         if theatre:
             fig.text(1 - 12 / view.width_px, middle, f"{theatre.capitalize()} theatre",
-                     fontproperties=_font("italic", 11), ha="right", va="center")
+                     fontproperties=font("italic", 11), ha="right", va="center")
         _draw_legend(fig, view, names, _Legend.of_board(board), canvas.get_renderer())
         fig.set_dpi(DPI * scale)  # after the layout, which measured the writing at DPI
         canvas.draw()
