@@ -27,15 +27,8 @@ from PIL import Image
 
 from pbem.render.palette import palette_image
 from pbem.rulesets import get_ruleset
-from pbem.rulesets.axis_allies.reports.map_image import (
-    MapInfo,
-    _labels,
-    _layout,
-    _move_polyline,
-    draw_map,
-    unit_stack_lines,
-    unit_stack_words,
-)
+from pbem.rulesets.axis_allies.reports.map_image import MapInfo, _labels, _layout, _move_polyline, draw_map
+from pbem.rulesets.axis_allies.reports.map_stacks import unit_stack_lines, unit_stack_words
 from pbem.rulesets.axis_allies.reports.map_style import (
     ARROW_OUTLINES,
     BATTLE_COLOURS,
@@ -352,22 +345,19 @@ def test_europe_convoy_zone_border_shows_its_holder(tmp_path: Path) -> None:
     assert _border_colours(image, graphics, "British Convoy 2").most_common(1)[0][0] == british
 
 
-def test_europe_ipc_values_beside_names(tmp_path: Path) -> None:
+def test_europe_ipc_values_beside_names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Europe's drawing data has no place for IPC values: the badge is drawn beside the name, for
     territories and convoy zones alike."""
-    from pbem.rulesets.axis_allies.reports import map_image as mapimage
+    from pbem.rulesets.axis_allies.reports import map_image
+    from pbem.rulesets.axis_allies.reports.map_marks import ipc_badge
     drawn: list[str] = []
-    original = mapimage._ipc_badge
 
     def record(ax: Any, x: float, y: float, text: str, *args: Any, **kwargs: Any) -> None:
         drawn.append(text)
-        original(ax, x, y, text, *args, **kwargs)
+        ipc_badge(ax, x, y, text, *args, **kwargs)
 
-    mapimage._ipc_badge = record
-    try:
-        _europe_map(tmp_path, {})
-    finally:
-        mapimage._ipc_badge = original
+    monkeypatch.setattr(map_image, "ipc_badge", record)
+    _europe_map(tmp_path, {})
     board = _europe_board()
     values = [str(s["ipc"]) for s in (*board["territories"], *board["sea_zones"]) if s.get("ipc")]
     assert sorted(drawn) == sorted(values + ["6"])  # and the legend's sample badge

@@ -36,12 +36,26 @@ from matplotlib.backend_bases import RendererBase
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.collections import PolyCollection
 from matplotlib.figure import Figure
-from matplotlib.patches import FancyArrowPatch, Rectangle
-from matplotlib.path import Path as MplPath
+from matplotlib.patches import Rectangle
 
+from pbem.rulesets.axis_allies.reports.map_marks import (
+    Tag,
+    arc_points,
+    draw_arrow,
+    draw_tag,
+    ipc_badge,
+    trim,
+    unit_box,
+    victory_city,
+)
+from pbem.rulesets.axis_allies.reports.map_stacks import (
+    count_items,
+    placements,
+    unit_stack_lines,
+    unit_stack_words,
+    wrap_items,
+)
 from pbem.rulesets.axis_allies.reports.map_style import (
-    ARROW_HEAD_PT,
-    ARROW_STYLE,
     BATTLE_COLOURS,
     BOX_GAP_PX,
     BOX_PAD_PX,
@@ -53,14 +67,11 @@ from pbem.rulesets.axis_allies.reports.map_style import (
     MAP_COLOURS,
     NAME_PT,
     NONCOMBAT_DASHES,
-    PLACED_FACE,
     ROCKET_DOTS,
     SEA_NAME_PT,
     STACK_PT,
     STACK_TOP_PX,
     TAG_PT,
-    Style,
-    arrow_layers,
     font,
 )
 from pbem.rulesets.axis_allies.reports.map_view import DPI, View, make_view, near
@@ -69,8 +80,6 @@ __all__ = [
     "MapInfo",
     "MapSpace",
     "draw_map",
-    "unit_stack_lines",
-    "unit_stack_words",
 ]
 
 # ---------------------------------------------------------------------------------------------
@@ -88,7 +97,6 @@ _RC: dict[Any, Any] = {  # rcParams for this drawing only
     "text.parse_math": False,
 }
 
-_ARROW_HEAD_PX = ARROW_HEAD_PT * DPI / 72
 #: How far a move keeps to its right when another runs the same path backwards (image pixels).
 _TWIN_OFFSET_PX = 4.5
 
@@ -129,66 +137,6 @@ OUTLINE_TOLERANCE_PX = 3.0
 # Reading the inputs
 
 
-def _in_table_order(style: Style, units: Mapping[str, int]) -> dict[str, int]:
-    """The unit types with a count above 0, in unit table order (unknown ones last, by name)."""
-    rank = {u: i for i, u in enumerate(style.unit_labels)}
-    return {u: int(units[u]) for u in sorted(units, key=lambda u: (rank.get(u, len(rank)), u)) if int(units[u]) > 0}
-
-
-def _count_items(style: Style, units: Mapping[str, int]) -> list[str]:
-    return [f"{count}{style.unit_labels.get(u, u)}" for u, count in _in_table_order(style, units).items()]
-
-
-def _wrap_items(items: Sequence[str], per_line: int) -> list[str]:
-    return [" ".join(items[i:i + per_line]) for i in range(0, len(items), per_line)]
-
-
-def unit_stack_lines(style: Style, power: str, units: Mapping[str, int],
-                     cargo: Sequence[Mapping[str, Any]] = (), per_line: int = 3) -> list[str]:
-    """Text lines of one power's unit box: counts with short labels, at most ``per_line`` per
-    line, in unit table order; then, marked with a triangle, what its transports carry (``cargo``
-    is the space's list from ``state['cargo']``; another power's cargo is suffixed with it).
-
-    >>> unit_stack_lines(style, "uk", {"infantry": 2, "tank": 1, "transport": 1},
-    ...                  [{"transport": "uk", "units": {"usa": {"infantry": 2}}}])
-    ['2inf 1tnk 1tr', '\u25b82inf US']
-    """
-    lines = _wrap_items(_count_items(style, units), per_line)
-    aboard: list[str] = []
-    for load in cargo:
-        if load.get("transport") != power:
-            continue
-        for owner in style.ordered_powers(load.get("units", {})):
-            items = _count_items(style, load["units"][owner])
-            if items and owner != power:
-                items[-1] += f" {style.labels.get(owner, owner)}"
-            aboard.extend(items)
-    if aboard:
-        lines.extend(CARGO_MARK + line for line in _wrap_items(aboard, per_line))
-    return lines
-
-
-def unit_stack_words(style: Style, power: str, units: Mapping[str, int],
-                     cargo: Sequence[Mapping[str, Any]] = (), placed: Mapping[str, int] | None = None) -> str:
-    """One power's units at a space in words, for a tooltip: what ``unit_stack_lines`` writes in
-    the box, with what its transports carry and what it placed there this turn.
-
-    >>> unit_stack_words(style, "uk", {"infantry": 2, "transport": 1},
-    ...                  [{"transport": "uk", "units": {"usa": {"infantry": 2}}}], {"infantry": 1})
-    'UK: 2 infantry, 1 transport; aboard: 2 infantry (USA); placed this turn: 1 infantry'
-    """
-    text = f"{style.words.power(power)}: {style.words.units(_in_table_order(style, units))}"
-    aboard = [style.words.units(_in_table_order(style, load["units"][owner]))
-              + ("" if owner == power else f" ({style.words.power(owner)})")
-              for load in cargo if load.get("transport") == power
-              for owner in style.ordered_powers(load.get("units", {})) if any(load["units"][owner].values())]
-    if aboard:
-        text += "; aboard: " + ", ".join(aboard)
-    if placed:
-        text += "; placed this turn: " + style.words.units(_in_table_order(style, placed))
-    return text
-
-
 def _battle_outcome(end: Mapping[str, Any]) -> str:
     winner = end.get("winner")
     if winner == "attacker":
@@ -208,16 +156,6 @@ class _Box:
     text: str
     height_px: float
     placed: bool = False
-
-
-@dataclass
-class _Tag:
-    """A note above a space's name (a battle's outcome, damage done): ``ink`` on ``face``."""
-
-    text: str
-    face: str
-    ink: str
-    height_px: float = 0.0
 
 
 @dataclass
@@ -244,7 +182,7 @@ class _Label:
     top: float = 0.0            # top of the writing (<= 0: above the anchor)
     bottom: float = 0.0         # bottom of the writing (below the anchor)
     boxes: list[_Box] = field(default_factory=list)
-    tags: list[_Tag] = field(default_factory=list)  # from the name upwards
+    tags: list[Tag] = field(default_factory=list)  # from the name upwards
     outline: str | None = None  # the outcome of a battle fought here
 
     def rect(self, scale: float, margin_px: float = 3.0) -> tuple[float, float, float, float]:
@@ -275,7 +213,7 @@ def _text_size(renderer: RendererBase, text: str, style: str, size: float) -> tu
     return w, h
 
 
-def _damage_tags(events: Sequence[Mapping[str, Any]]) -> list[tuple[str, _Tag]]:
+def _damage_tags(events: Sequence[Mapping[str, Any]]) -> list[tuple[str, Tag]]:
     """The IPC each space's bombing raids and rocket strikes cost its owner (what was paid, not
     the dice), as one tag for the raids and one for the rockets."""
     paid: dict[tuple[str, str], int] = {}
@@ -287,19 +225,8 @@ def _damage_tags(events: Sequence[Mapping[str, Any]]) -> list[tuple[str, _Tag]]:
         else:
             continue
         paid[key] = paid.get(key, 0) + int(event.get("paid") or 0)
-    return [(space, _Tag(f"{BURST} \u2212{ipc} IPC {what}", DAMAGE_COLOURS["face"], DAMAGE_COLOURS["ink"]))
+    return [(space, Tag(f"{BURST} \u2212{ipc} IPC {what}", DAMAGE_COLOURS["face"], DAMAGE_COLOURS["ink"]))
             for (space, what), ipc in paid.items()]
-
-
-def _placements(events: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, dict[str, int]]]:
-    """space -> power -> the units that power placed there this turn."""
-    placed: dict[str, dict[str, dict[str, int]]] = {}
-    for event in events:
-        if event.get("type") == "place":
-            units = placed.setdefault(event.get("space", ""), {}).setdefault(event.get("power", ""), {})
-            for unit, count in (event.get("units") or {}).items():
-                units[unit] = units.get(unit, 0) + int(count)
-    return placed
 
 
 def _layout(labels: dict[str, _Label], view: View, renderer: RendererBase,
@@ -321,11 +248,11 @@ def _layout(labels: dict[str, _Label], view: View, renderer: RendererBase,
                    "defender": "held", "none": "no victor"}[outcome]
             label = labels[event["space"]]
             label.outline = outcome
-            label.tags.append(_Tag("\u2694 " + tag, BATTLE_COLOURS[outcome], "#ffffff"))
+            label.tags.append(Tag("\u2694 " + tag, BATTLE_COLOURS[outcome], "#ffffff"))
     for space, tag in _damage_tags(events):
         if space in labels:
             labels[space].tags.append(tag)
-    placed = _placements(events)
+    placed = placements(events)
     line_px = STACK_PT * k * LINE_SPACING * DPI / 72
     tag_pad = 0.25 * TAG_PT * k * DPI / 72
     for label in labels.values():
@@ -343,7 +270,7 @@ def _layout(labels: dict[str, _Label], view: View, renderer: RendererBase,
         new_here = placed.get(label.name, {})
         for power in view.style.ordered_powers(set(space_units) | set(new_here)):
             stack = unit_stack_lines(view.style, power, space_units.get(power, {}), cargo.get(label.name, ()))
-            new = _wrap_items(_count_items(view.style, new_here.get(power, {})), 3)
+            new = wrap_items(count_items(view.style, new_here.get(power, {})), 3)
             for lines, is_new in ((stack, False), (["+" + new[0], *new[1:]] if new else [], True)):
                 if not lines:
                     continue
@@ -456,20 +383,6 @@ def _draw_polygons(ax: Axes, view: View, labels: Mapping[str, _Label],
                                          linewidths=2.4, zorder=2.2))
 
 
-def _ipc_badge(ax: Axes, x: float, y: float, text: str, text_scale: float,
-               zorder: float = 4.3) -> None:
-    ax.text(x, y, text, fontproperties=font("bold", 5.6 * text_scale), ha="center",
-            va="center", color="#ffffff", zorder=zorder, clip_on=True,
-            bbox={"boxstyle": "circle,pad=0.2", "facecolor": "#2d2d2d", "edgecolor": "#ffffff",
-                  "linewidth": 0.5})
-
-
-def _victory_city(ax: Axes, xs: list[float], ys: list[float], size: float) -> None:
-    ax.scatter(xs, ys, s=42 * size, marker="o", facecolors="#ffffff", edgecolors="#000000",
-               linewidths=1.3, zorder=4)
-    ax.scatter(xs, ys, s=6 * size, marker="o", facecolors="#000000", linewidths=0, zorder=4.1)
-
-
 def _draw_markers(ax: Axes, view: View, labels: Mapping[str, _Label],
                   territories: Mapping[str, Mapping[str, Any]]) -> None:
     caps: list[tuple[float, float, str]] = []
@@ -488,9 +401,9 @@ def _draw_markers(ax: Axes, view: View, labels: Mapping[str, _Label],
         if info.get("ipc") and "ipc" in label.data:
             x, y = label.data["ipc"]
             for dx in view.offsets(x, x, margin=30):
-                _ipc_badge(ax, x + dx, y, str(info["ipc"]), view.text_scale)
+                ipc_badge(ax, x + dx, y, str(info["ipc"]), view.text_scale)
     size = view.text_scale ** 2
-    _victory_city(ax, [x for x, _ in vcs], [y for _, y in vcs], size)
+    victory_city(ax, [x for x, _ in vcs], [y for _, y in vcs], size)
     ax.scatter([x for x, _, _ in caps], [y for _, y, _ in caps], s=150 * size, marker="*",
                facecolors=MAP_COLOURS["capital"], edgecolors=[c for _, _, c in caps],
                linewidths=1.4, zorder=4.2)
@@ -525,38 +438,17 @@ def _draw_labels(ax: Axes, view: View, labels: Mapping[str, _Label],
                     color=MAP_COLOURS["sea_name" if label.is_sea else "name"],
                     path_effects=HALO)
             if value:
-                _ipc_badge(ax, x + (label.name_w / 2 + 8 * k) / view.scale,
-                           cy - label.name_h / 2 / view.scale, str(value), k, zorder=6.5)
+                ipc_badge(ax, x + (label.name_w / 2 + 8 * k) / view.scale,
+                          cy - label.name_h / 2 / view.scale, str(value), k, zorder=6.5)
             above = label.name_h + 4
             for tag in label.tags:
-                _draw_tag(ax, x, cy - above / view.scale, tag, k)
+                draw_tag(ax, x, cy - above / view.scale, tag, k)
                 above += tag.height_px
             top = STACK_TOP_PX * k
             for box in label.boxes:
-                _unit_box(ax, x, cy + (top + BOX_PAD_PX * k) / view.scale, box.text, k,
-                          view.style.colours(box.power), box.placed)
+                unit_box(ax, x, cy + (top + BOX_PAD_PX * k) / view.scale, box.text, k,
+                         view.style.colours(box.power), box.placed)
                 top += box.height_px + BOX_GAP_PX
-
-
-def _draw_tag(ax: Axes, x: float, y: float, tag: _Tag, text_scale: float, ha: str = "center",
-              va: str = "bottom") -> None:
-    ax.text(x, y, tag.text, fontproperties=font("bold", TAG_PT * text_scale), ha=ha, va=va,
-            color=tag.ink, zorder=8, clip_on=True,
-            bbox={"boxstyle": "round,pad=0.25", "facecolor": tag.face, "edgecolor": "#000000",
-                  "linewidth": 0.5})
-
-
-def _unit_box(ax: Axes, x: float, y: float, text: str, text_scale: float, colours: Mapping[str, str],
-              placed: bool, va: str = "top", ha: str = "center") -> None:
-    """A power's unit box; the units it placed this turn are written on ``PLACED_FACE``, edged in
-    its colour."""
-    pad = BOX_PAD_PX * 72 / DPI / STACK_PT
-    face, edge, ink, edge_width = ((PLACED_FACE, colours["unit"], MAP_COLOURS["name"], 1.4) if placed
-                                   else (colours["unit"], "#000000", colours["text"], 0.6))
-    ax.text(x, y, text, fontproperties=font("bold", STACK_PT * text_scale), ha=ha, va=va,
-            linespacing=LINE_SPACING, color=ink, zorder=7, clip_on=True,
-            bbox={"boxstyle": f"round,pad={pad:.3f},rounding_size=0.5", "facecolor": face,
-                  "edgecolor": edge, "linewidth": edge_width})
 
 
 def _move_spaces(event: Mapping[str, Any]) -> list[str]:
@@ -644,25 +536,6 @@ def _exit_distance(rect: tuple[float, float, float, float], direction: np.ndarra
     return float(t)
 
 
-def _trim(points: np.ndarray, start: float, end: float) -> np.ndarray | None:
-    """The polyline without its first ``start`` and last ``end`` board units (None if nothing
-    is left)."""
-    seg = np.diff(points, axis=0)
-    lengths = np.hypot(seg[:, 0], seg[:, 1])
-    total = float(lengths.sum())
-    if total <= start + end + 1e-6:
-        return None
-    cum = np.concatenate([[0.0], np.cumsum(lengths)])
-
-    def at(d: float) -> np.ndarray:
-        i = min(int(np.searchsorted(cum, d, side="right")) - 1, len(lengths) - 1)
-        return points[i] + (d - cum[i]) / lengths[i] * seg[i] if lengths[i] else points[i]
-
-    a, b = start, total - end
-    return np.asarray([at(a), *(points[i] for i in range(1, len(points) - 1)
-                                if a < cum[i] < b), at(b)])
-
-
 def _move_arrow_points(view: View, labels: Mapping[str, _Label],
                        event: Mapping[str, Any]) -> np.ndarray | None:
     """The move's polyline, starting and ending at the edges of what is written at its ends."""
@@ -678,39 +551,11 @@ def _move_arrow_points(view: View, labels: Mapping[str, _Label],
     end_rect = labels[names[-1]].rect(view.scale)
     start = min(_exit_distance(start_rect, seg[0] / lengths[0]), lengths[0])
     end = min(_exit_distance(end_rect, -seg[-1] / lengths[-1]), lengths[-1])
-    trimmed = _trim(points, start, end)
+    trimmed = trim(points, start, end)
     if trimmed is None or float(np.hypot(*(trimmed[-1] - trimmed[0]))) < 14 / view.scale:
         # Neighbours whose writing touches: a short arrow between the centres instead.
-        trimmed = _trim(points, 4 / view.scale, 6 / view.scale)
+        trimmed = trim(points, 4 / view.scale, 6 / view.scale)
     return trimmed
-
-
-def _draw_arrow(ax: Axes, points: np.ndarray, colour: str, line_style: Any = "-", scale: float = 1.0,
-                zorder: float = 7.5) -> None:
-    """One arrow along the polyline ``points`` (data units, ``scale`` image pixels each): its
-    body in ``colour`` and ``line_style`` over its outline. The head is drawn apart from the
-    shaft, whole: dashes or dots would break its outline."""
-    (outline, outline_width), (body, body_width) = arrow_layers(colour)
-    tip, before = points[-1], points[-2]
-    toward = (tip - before) / float(np.hypot(*(tip - before)))
-    head = np.asarray([tip - toward * _ARROW_HEAD_PX / scale, tip])  # all head: no shaft left to draw
-    shaft = _trim(points, 0.0, _ARROW_HEAD_PX / scale)
-    strokes = [(points, outline, outline_width, "-", ARROW_STYLE), (head, body, body_width, "-", ARROW_STYLE)]
-    if shaft is not None:
-        strokes.insert(1, (shaft, body, body_width, line_style, "-"))
-    for i, (line, stroke, width, style, arrow_style) in enumerate(strokes):
-        codes = [MplPath.MOVETO] + [MplPath.LINETO] * (len(line) - 1)
-        ax.add_patch(FancyArrowPatch(path=MplPath(line, codes), arrowstyle=arrow_style, color=stroke,
-                                     linewidth=width, linestyle=style, zorder=zorder + 0.01 * i,
-                                     clip_on=True, joinstyle="round", capstyle="butt"))
-
-
-def _arc(start: np.ndarray, end: np.ndarray, bulge: float = 0.2, steps: int = 24) -> np.ndarray:
-    """Points along a gentle arc from ``start`` to ``end``, bowed to the left of the way by
-    ``bulge`` times its length."""
-    middle = (start + end) / 2 + bulge * np.array([end[1] - start[1], start[0] - end[0]])
-    t = np.linspace(0.0, 1.0, steps)[:, None]
-    return (1 - t) ** 2 * start + 2 * t * (1 - t) * middle + t ** 2 * end
 
 
 def _offset_right(points: np.ndarray, distance: float) -> np.ndarray:
@@ -757,7 +602,7 @@ def _draw_moves(ax: Axes, view: View, labels: Mapping[str, _Label],
         colour = view.style.colours(event.get("power"))["unit"]
         line_style = "-" if event.get("phase") == "combat" else NONCOMBAT_DASHES
         for dx in view.offsets(float(points[:, 0].min()), float(points[:, 0].max())):
-            _draw_arrow(ax, points + (dx, 0.0), colour, line_style, view.scale)
+            draw_arrow(ax, points + (dx, 0.0), colour, line_style, view.scale)
 
 
 def _draw_rockets(ax: Axes, view: View, labels: Mapping[str, _Label],
@@ -770,9 +615,9 @@ def _draw_rockets(ax: Axes, view: View, labels: Mapping[str, _Label],
         points = _move_arrow_points(view, labels, {"from": event.get("from"), "to": event.get("target")})
         if points is None:
             continue
-        arc = _arc(points[0], points[-1])
+        arc = arc_points(points[0], points[-1])
         for dx in view.offsets(float(arc[:, 0].min()), float(arc[:, 0].max())):
-            _draw_arrow(ax, arc + (dx, 0.0), DAMAGE_COLOURS["ink"], ROCKET_DOTS, view.scale)
+            draw_arrow(ax, arc + (dx, 0.0), DAMAGE_COLOURS["ink"], ROCKET_DOTS, view.scale)
 
 
 def _draw_wrap(ax: Axes, view: View) -> None:
@@ -835,7 +680,7 @@ def _draw_legend(fig: Figure, view: View, names: Mapping[str, str], legend: _Leg
     style = view.style
     for power, colours in style.powers.items():
         swatch(x, colours["land"])
-        _unit_box(ax, x + 30, row1, "3inf", 1.0, colours, False, va="center", ha="left")
+        unit_box(ax, x + 30, row1, "3inf", 1.0, colours, False, va="center", ha="left")
         ax.text(x + 62, row1, names.get(power, power), fontproperties=regular, ha="left",
                 va="center")
         x += 180
@@ -856,10 +701,10 @@ def _draw_legend(fig: Figure, view: View, names: Mapping[str, str], legend: _Leg
     ax.text(x + 24, row1, "capital", fontproperties=regular, ha="left", va="center")
     x += 90
     if legend.victory_cities:
-        _victory_city(ax, [x + 10], [row1], 1.0)
+        victory_city(ax, [x + 10], [row1], 1.0)
         ax.text(x + 24, row1, "victory city", fontproperties=regular, ha="left", va="center")
         x += 120
-    _ipc_badge(ax, x + 10, row1, "6", 1.0)
+    ipc_badge(ax, x + 10, row1, "6", 1.0)
     ax.text(x + 24, row1, "IPC value", fontproperties=regular, ha="left", va="center")
 
     x = 12.0
@@ -884,7 +729,7 @@ def _draw_legend(fig: Figure, view: View, names: Mapping[str, str], legend: _Leg
         x += mark_width + 8 + _text_size(renderer, text, "regular", 8.0)[0] + 22
 
     for line_style, text in (("-", "combat move"), (NONCOMBAT_DASHES, "non-combat move")):
-        _draw_arrow(ax, np.array([[x, row3], [x + 40, row3]]), "#000000", line_style, zorder=1)
+        draw_arrow(ax, np.array([[x, row3], [x + 40, row3]]), "#000000", line_style, zorder=1)
         explain(40, text)
     for outcome, text in (("captured", "battle: attacker took the territory"),
                           ("attacker", "attacker won, did not take it"),
@@ -893,13 +738,13 @@ def _draw_legend(fig: Figure, view: View, names: Mapping[str, str], legend: _Leg
         ax.add_patch(Rectangle((x, row3 - 7), 22, 14, facecolor="none",
                                edgecolor=BATTLE_COLOURS[outcome], linewidth=2.6))
         explain(22, text)
-    _unit_box(ax, x, row3, "+2inf", 1.0, {"unit": "#000000"}, True, va="center", ha="left")
+    unit_box(ax, x, row3, "+2inf", 1.0, {"unit": "#000000"}, True, va="center", ha="left")
     explain(_text_size(renderer, "+2inf", "bold", STACK_PT)[0] + 2 * BOX_PAD_PX, "units placed")
-    tag = _Tag(f"{BURST} \u22123 IPC", DAMAGE_COLOURS["face"], DAMAGE_COLOURS["ink"])
-    _draw_tag(ax, x + 3, row3, tag, 1.0, ha="left", va="center")
+    tag = Tag(f"{BURST} \u22123 IPC", DAMAGE_COLOURS["face"], DAMAGE_COLOURS["ink"])
+    draw_tag(ax, x + 3, row3, tag, 1.0, ha="left", va="center")
     explain(_text_size(renderer, tag.text, "bold", TAG_PT)[0] + 6, "bombing or rocket damage")
-    _draw_arrow(ax, _arc(np.array([x, row3 + 3]), np.array([x + 44, row3 + 3]), bulge=0.1),
-                DAMAGE_COLOURS["ink"], ROCKET_DOTS, zorder=1)
+    draw_arrow(ax, arc_points(np.array([x, row3 + 3]), np.array([x + 44, row3 + 3]), bulge=0.1),
+               DAMAGE_COLOURS["ink"], ROCKET_DOTS, zorder=1)
     explain(44, "rocket strike")
     if style.wraps:
         ax.text(view.width_px - 12, row3, "\u21c6 the board wraps east-west",
@@ -997,7 +842,7 @@ def _map_info(view: View, labels: Mapping[str, _Label], state: Mapping[str, Any]
               events: Sequence[Mapping[str, Any]], size: tuple[int, int], scale: float) -> MapInfo:
     """What was drawn where, for an image of ``size`` pixels drawn at ``scale``."""
     units, cargo = state.get("units") or {}, state.get("cargo") or {}
-    placed = _placements(events)
+    placed = placements(events)
     drawn = []
     for label in labels.values():
         rings = [ring + (dx, 0.0) for dx in view.offsets(label.xmin, label.xmax) for ring in label.rings]
