@@ -27,7 +27,8 @@ from PIL import Image
 
 from pbem.render.palette import palette_image
 from pbem.rulesets import get_ruleset
-from pbem.rulesets.axis_allies.reports.map_image import MapInfo, _labels, _layout, _move_polyline, draw_map
+from pbem.rulesets.axis_allies.reports.map_image import MapInfo, _move_polyline, draw_map
+from pbem.rulesets.axis_allies.reports.map_labels import layout, make_labels
 from pbem.rulesets.axis_allies.reports.map_stacks import unit_stack_lines, unit_stack_words
 from pbem.rulesets.axis_allies.reports.map_style import (
     ARROW_OUTLINES,
@@ -248,7 +249,7 @@ def test_move_crosses_the_wrap() -> None:
     """A move over the east-west edge goes to the nearer copy, not across the whole board."""
     board, _, graphics = _load()
     view = make_view(graphics)
-    labels = _labels(graphics, board)  # anchors at the label centres
+    labels = make_labels(graphics, board)  # anchors at the label centres
     points = _move_polyline(view, labels, ["Mexico", "Panama"])
     assert points is not None
     assert abs(points[1][0] - points[0][0]) < 400
@@ -348,7 +349,7 @@ def test_europe_convoy_zone_border_shows_its_holder(tmp_path: Path) -> None:
 def test_europe_ipc_values_beside_names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Europe's drawing data has no place for IPC values: the badge is drawn beside the name, for
     territories and convoy zones alike."""
-    from pbem.rulesets.axis_allies.reports import map_image
+    from pbem.rulesets.axis_allies.reports import map_image, map_labels
     from pbem.rulesets.axis_allies.reports.map_marks import ipc_badge
     drawn: list[str] = []
 
@@ -356,7 +357,8 @@ def test_europe_ipc_values_beside_names(tmp_path: Path, monkeypatch: pytest.Monk
         drawn.append(text)
         ipc_badge(ax, x, y, text, *args, **kwargs)
 
-    monkeypatch.setattr(map_image, "ipc_badge", record)
+    for layer in (map_image, map_labels):  # each imported the badge: patch it where it is drawn
+        monkeypatch.setattr(layer, "ipc_badge", record)
     _europe_map(tmp_path, {})
     board = _europe_board()
     values = [str(s["ipc"]) for s in (*board["territories"], *board["sea_zones"]) if s.get("ipc")]
@@ -447,10 +449,10 @@ PLACED = {"type": "place", "power": "germany", "space": "Germany", "units": {"ta
 
 def _laid_out(events: list[dict[str, Any]]) -> dict[str, Any]:
     board, _, graphics = _load()
-    labels = _labels(graphics, board)
+    labels = make_labels(graphics, board)
     territories = {t["name"]: t for t in board["territories"]}
-    _layout(labels, make_view(graphics), FigureCanvasAgg(Figure()).get_renderer(), opening_state(), events,
-            territories)
+    layout(labels, make_view(graphics), FigureCanvasAgg(Figure()).get_renderer(), opening_state(), events,
+           territories)
     return labels
 
 
