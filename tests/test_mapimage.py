@@ -27,8 +27,9 @@ from PIL import Image
 
 from pbem.render.palette import palette_image
 from pbem.rulesets import get_ruleset
-from pbem.rulesets.axis_allies.reports.map_image import MapInfo, _move_polyline, draw_map
+from pbem.rulesets.axis_allies.reports.map_image import MapInfo, draw_map
 from pbem.rulesets.axis_allies.reports.map_labels import layout, make_labels
+from pbem.rulesets.axis_allies.reports.map_moves import move_polyline
 from pbem.rulesets.axis_allies.reports.map_stacks import unit_stack_lines, unit_stack_words
 from pbem.rulesets.axis_allies.reports.map_style import (
     ARROW_OUTLINES,
@@ -250,7 +251,7 @@ def test_move_crosses_the_wrap() -> None:
     board, _, graphics = _load()
     view = make_view(graphics)
     labels = make_labels(graphics, board)  # anchors at the label centres
-    points = _move_polyline(view, labels, ["Mexico", "Panama"])
+    points = move_polyline(view, labels, ["Mexico", "Panama"])
     assert points is not None
     assert abs(points[1][0] - points[0][0]) < 400
     assert points[1][0] > graphics["board"]["width"]  # Panama's copy east of the edge
@@ -349,7 +350,7 @@ def test_europe_convoy_zone_border_shows_its_holder(tmp_path: Path) -> None:
 def test_europe_ipc_values_beside_names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Europe's drawing data has no place for IPC values: the badge is drawn beside the name, for
     territories and convoy zones alike."""
-    from pbem.rulesets.axis_allies.reports import map_image, map_labels
+    from pbem.rulesets.axis_allies.reports import map_labels, map_legend, map_spaces
     from pbem.rulesets.axis_allies.reports.map_marks import ipc_badge
     drawn: list[str] = []
 
@@ -357,7 +358,7 @@ def test_europe_ipc_values_beside_names(tmp_path: Path, monkeypatch: pytest.Monk
         drawn.append(text)
         ipc_badge(ax, x, y, text, *args, **kwargs)
 
-    for layer in (map_image, map_labels):  # each imported the badge: patch it where it is drawn
+    for layer in (map_spaces, map_labels, map_legend):  # each imported the badge: patch it where it is drawn
         monkeypatch.setattr(layer, "ipc_badge", record)
     _europe_map(tmp_path, {})
     board = _europe_board()
