@@ -27,7 +27,8 @@ from PIL import Image
 
 from pbem.render.palette import palette_image
 from pbem.rulesets import get_ruleset
-from pbem.rulesets.axis_allies.reports.map_image import MapInfo, draw_map
+from pbem.rulesets.axis_allies.reports.map_image import draw_map
+from pbem.rulesets.axis_allies.reports.map_info import MapInfo
 from pbem.rulesets.axis_allies.reports.map_labels import layout, make_labels
 from pbem.rulesets.axis_allies.reports.map_moves import move_polyline
 from pbem.rulesets.axis_allies.reports.map_stacks import unit_stack_lines, unit_stack_words
