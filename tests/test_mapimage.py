@@ -1,4 +1,4 @@
-"""Tests of the map image (pbem/rulesets/axis_allies/reports/map_image.py).
+"""Tests of the map image (pbem/rulesets/axis_allies/reports/map_*.py).
 
 Renders the opening position (setup.yaml on board.yaml, drawn with graphics.json) and reads the PNG
 back: image size, colours sampled around label centres, byte-identical re-rendering, theatre crops,
@@ -27,25 +27,21 @@ from PIL import Image
 
 from pbem.render.palette import palette_image
 from pbem.rulesets import get_ruleset
-from pbem.rulesets.axis_allies.reports.map_image import (
+from pbem.rulesets.axis_allies.reports.map_image import draw_map
+from pbem.rulesets.axis_allies.reports.map_info import MapInfo
+from pbem.rulesets.axis_allies.reports.map_labels import layout, make_labels
+from pbem.rulesets.axis_allies.reports.map_moves import move_polyline
+from pbem.rulesets.axis_allies.reports.map_stacks import unit_stack_lines, unit_stack_words
+from pbem.rulesets.axis_allies.reports.map_style import (
     ARROW_OUTLINES,
     BATTLE_COLOURS,
     DAMAGE_COLOURS,
-    IMAGE_WIDTH,
     MAP_COLOURS,
-    MapInfo,
     Style,
-    _labels,
-    _layout,
-    _move_polyline,
     arrow_layers,
-    board_to_image,
     contrast_ratio,
-    make_view,
-    draw_map,
-    unit_stack_lines,
-    unit_stack_words,
 )
+from pbem.rulesets.axis_allies.reports.map_view import IMAGE_WIDTH, board_to_image, make_view
 
 DATA = Path(__file__).resolve().parents[1] / "pbem/rulesets/axis_allies/editions/revised"
 
@@ -255,8 +251,8 @@ def test_move_crosses_the_wrap() -> None:
     """A move over the east-west edge goes to the nearer copy, not across the whole board."""
     board, _, graphics = _load()
     view = make_view(graphics)
-    labels = _labels(graphics, board)  # anchors at the label centres
-    points = _move_polyline(view, labels, ["Mexico", "Panama"])
+    labels = make_labels(graphics, board)  # anchors at the label centres
+    points = move_polyline(view, labels, ["Mexico", "Panama"])
     assert points is not None
     assert abs(points[1][0] - points[0][0]) < 400
     assert points[1][0] > graphics["board"]["width"]  # Panama's copy east of the edge
@@ -352,22 +348,20 @@ def test_europe_convoy_zone_border_shows_its_holder(tmp_path: Path) -> None:
     assert _border_colours(image, graphics, "British Convoy 2").most_common(1)[0][0] == british
 
 
-def test_europe_ipc_values_beside_names(tmp_path: Path) -> None:
+def test_europe_ipc_values_beside_names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Europe's drawing data has no place for IPC values: the badge is drawn beside the name, for
     territories and convoy zones alike."""
-    from pbem.rulesets.axis_allies.reports import map_image as mapimage
+    from pbem.rulesets.axis_allies.reports import map_labels, map_legend, map_spaces
+    from pbem.rulesets.axis_allies.reports.map_marks import ipc_badge
     drawn: list[str] = []
-    original = mapimage._ipc_badge
 
     def record(ax: Any, x: float, y: float, text: str, *args: Any, **kwargs: Any) -> None:
         drawn.append(text)
-        original(ax, x, y, text, *args, **kwargs)
+        ipc_badge(ax, x, y, text, *args, **kwargs)
 
-    mapimage._ipc_badge = record
-    try:
-        _europe_map(tmp_path, {})
-    finally:
-        mapimage._ipc_badge = original
+    for layer in (map_spaces, map_labels, map_legend):  # each imported the badge: patch it where it is drawn
+        monkeypatch.setattr(layer, "ipc_badge", record)
+    _europe_map(tmp_path, {})
     board = _europe_board()
     values = [str(s["ipc"]) for s in (*board["territories"], *board["sea_zones"]) if s.get("ipc")]
     assert sorted(drawn) == sorted(values + ["6"])  # and the legend's sample badge
@@ -457,10 +451,10 @@ PLACED = {"type": "place", "power": "germany", "space": "Germany", "units": {"ta
 
 def _laid_out(events: list[dict[str, Any]]) -> dict[str, Any]:
     board, _, graphics = _load()
-    labels = _labels(graphics, board)
+    labels = make_labels(graphics, board)
     territories = {t["name"]: t for t in board["territories"]}
-    _layout(labels, make_view(graphics), FigureCanvasAgg(Figure()).get_renderer(), opening_state(), events,
-            territories)
+    layout(labels, make_view(graphics), FigureCanvasAgg(Figure()).get_renderer(), opening_state(), events,
+           territories)
     return labels
 
 

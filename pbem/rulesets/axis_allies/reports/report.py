@@ -347,7 +347,7 @@ names are about 12 pixels high, legible on a 1280-pixel screen."""
 
 def draw_board(state: dict[str, Any], events: list[dict[str, Any]] | None, title: str,
                theatre: str | None = None, scale: float = 1.0):
-    """The map of a position as RGB pixels and what is drawn where (`map_image.MapInfo`), or None
+    """The map of a position as RGB pixels and what is drawn where (`map_info.MapInfo`), or None
     when the ruleset has no board drawing."""
     drawing = get_ruleset(state["ruleset"]).map_data()
     if drawing is None:
