@@ -128,7 +128,7 @@ def test_option_values_are_read_with_the_same_bounds(tmp_path):
 def test_control_characters_from_a_player_are_shown_escaped():
     from pbem.core.schemas import validate
     doc = parse_document('power: germany\n"\\e[2J\\r\\u202e\\x9b": 1\n', "orders\x1b[31m.yaml")
-    text = "\n".join(str(p) for p in validate("orders", doc, "pbem.schemas.axis_allies"))
+    text = "\n".join(str(p) for p in validate("orders", doc, "pbem.rulesets.axis_allies.schemas"))
     assert "orders\\x1b[31m.yaml:2: \\x1b[2J\\r\\u202e\\x9b: unknown field" in text
     assert not any(c in text for c in "\x1b\r\u202e\x9b")
 
