@@ -120,11 +120,11 @@ def _play_step(turn: Turn, play: dict[str, Any]) -> None:
         else:
             turn.score(country, -1, "no_card")
         return
-    if not chosen:
+    if not chosen:  # the orders' card has left the hand: which card that was, and which is discarded, is secret
         chosen = [hand[-1]]
-        turn.note("default_applied", country=country, what="the orders play no card in hand: the last card "
-                  "of the hand is discarded")
-        play = {"discard": None}
+        turn.note("default_applied", secret_of=country, country=country, what="the orders play no card in hand: "
+                  "the last card of the hand is discarded")
+        play = {"discard": turn.card(country, chosen[0]).name}  # discarded, as the default says, not played
     hand.remove(chosen[0])
     if play.get("discard") is not None:
         turn.discard_hidden(country, chosen, "hand", "the Play step")
