@@ -112,16 +112,14 @@ class Turn:
         """Discard `count` cards from hand, the `chosen` ones first; a missing hand card is the top
         card of the deck, a missing deck card costs the team 1 VP (seed l.521-552)."""
         hand = self.zones(country)["hand"]
-        picked = [c for c in chosen if c in hand][:count]
-        if len(picked) < count and len(hand) > len(picked):
-            rest = [c for c in reversed(hand) if c not in picked][:count - len(picked)]
-            self.note("default_applied", secret_of=country, country=country, what=f"{len(rest)} card(s) to discard "
+        taken, defaulted, from_deck = discard_choice(hand, count, chosen)
+        if defaulted:
+            self.note("default_applied", secret_of=country, country=country, what=f"{defaulted} card(s) to discard "
                       f"for {reason} not named in the orders or standing orders: the last cards of the hand")
-            picked += rest
-        for c in picked:
+        for c in taken:
             hand.remove(c)
-        self.discard_hidden(country, picked, "hand", reason)
-        self.discard_from_deck(country, count - len(picked), reason)
+        self.discard_hidden(country, taken, "hand", reason)
+        self.discard_from_deck(country, from_deck, reason)
 
     def discard_from_deck(self, country: str, count: int, reason: str) -> None:
         deck = self.zones(country)["deck"]
@@ -405,7 +403,8 @@ class Turn:
         pile = self.zones(country)["discard"]
         found = next((i for i in range(len(pile) - 1, -1, -1)
                       if self.card(country, pile[i]["card"]).type == arg["type"]), None)
-        if found is None:
+        if found is None:  # public, as at the table: the orders' check (orders._from_discard) refused every use
+            # that its country could know to fail, so what fails here turned on cards nobody knew (the deck's top)
             self.note("action_failed", country=country, action="play from the discard pile",
                       why=f"no {arg['type'].replace('_', ' ')} card in the discard pile")
             return
@@ -510,10 +509,25 @@ def _matches(turn: Turn, country: str, when: dict[str, Any], event: dict[str, An
 
 def hand_cards(turn: Turn, country: str, names: Any) -> list[str]:
     """Card instances in `country`'s hand for the named cards, in the order named."""
-    hand = list(turn.zones(country)["hand"])
-    picked = []
+    return named_cards(turn.pack, country, turn.zones(country)["hand"], names)
+
+
+def named_cards(pack: Pack, country: str, cards: list[str], names: Any) -> list[str]:
+    """The instances among `cards` of the named cards, in the order named, each taken once."""
+    picked: list[str] = []
     for name in _as_list(names):
-        found = next((c for c in hand if c not in picked and turn.card(country, c).name == name), None)
+        found = next((c for c in cards if c not in picked and pack.name(country, c) == name), None)
         if found:
             picked.append(found)
     return picked
+
+
+def discard_choice(hand: list[str], count: int, chosen: list[str]) -> tuple[list[str], int, int]:
+    """What a discard of `count` cards from `hand` takes: the `chosen` cards first, then the last
+    cards of the hand (how many: the second number, a default), then as many cards from the top of
+    the deck (the third). The turn discards so, and the check of the orders counts so, to know
+    before anything is played what the discard leaves (seed l.521-552)."""
+    picked = [c for c in chosen if c in hand][:count]
+    rest = [c for c in reversed(hand) if c not in picked][:count - len(picked)]
+    return picked + rest, len(rest), count - len(picked) - len(rest)
+

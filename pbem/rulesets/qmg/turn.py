@@ -11,6 +11,7 @@ from pbem.rulesets.qmg.content import COUNTRIES, TEAMS, Pack
 from pbem.rulesets.qmg.play import HAND_SIZE, Turn, hand_cards
 
 SETUP_DRAW, SETUP_DISCARD = 10, 3
+REALLOCATE_DISCARDS = 4
 SUDDEN_VICTORY_LEAD, LAST_ROUND = 30, 20
 
 
@@ -81,10 +82,12 @@ def _reallocate(turn: Turn, order: dict[str, Any], hidden) -> None:
     """Reallocate Resources (optional rule, seed l.605-625): 4 cards from hand, one basic card
     searched from the deck and shown to all, then the deck is shuffled."""
     country = turn.active
-    turn.discard_from_hand(country, 4, hand_cards(turn, country, order.get("discard")), "Reallocate Resources")
+    turn.discard_from_hand(country, REALLOCATE_DISCARDS, hand_cards(turn, country, order.get("discard")),
+                           "Reallocate Resources")
     deck = turn.zones(country)["deck"]
     found = next((c for c in deck if turn.card(country, c).name == order["take"]), None)
-    if found is None:
+    if found is None:  # public, as at the table: the orders' check (orders.read_orders) refused every search that
+        # its country could know to fail, so what fails here turned on the deck's order, which nobody knows
         turn.note("action_failed", country=country, action="Reallocate Resources",
                   why=f"no {order['take']} card in the draw deck")
     else:
