@@ -1,6 +1,10 @@
 """The Quartermaster General adjudication catalogue: every worked example and numbered edge case of
 the digest (§9), each a position, the orders of the country whose turn it is, the others' standing
-orders, a fixed deck order where it matters, and the outcome the rulebook gives."""
+orders, a fixed deck order where it matters, and the outcome the rulebook gives.
+
+A case with `hidden_variant` is played a second time with one country's secrets changed (its
+face-down cards, its hand, its orders): every other audience must see the same events and the same
+report both times, and that country a different one (else the pair proves nothing)."""
 
 from __future__ import annotations
 
@@ -14,10 +18,11 @@ import pytest
 import yaml
 
 from pbem.core.dice import DiceStream
-from pbem.core.events import EventLog
+from pbem.core.events import EventLog, seen_by
 from pbem.core.yamlio import parse_document
 from pbem.rulesets.qmg import Qmg
 from pbem.rulesets.qmg.content import COUNTRIES, Card, demo_pack
+from pbem.rulesets.qmg.report import render_formats, report_model
 
 CASES = sorted((Path(__file__).parent / "catalogue" / "qmg").glob("*.yaml"))
 
@@ -60,7 +65,9 @@ def position(pack, case: dict[str, Any]) -> dict[str, Any]:
         countries[country] = {
             "deck": _instances(pack, country, zones.get("deck", []), taken),
             "hand": _instances(pack, country, zones.get("hand", []), taken),
-            "discard": [{"card": c, "face": "up"} for c in _instances(pack, country, zones.get("discard", []), taken)],
+            "discard": [{"card": c, "face": "down"}
+                        for c in _instances(pack, country, zones.get("discard_face_down", []), taken)]
+            + [{"card": c, "face": "up"} for c in _instances(pack, country, zones.get("discard", []), taken)],
             "responses": _instances(pack, country, zones.get("responses", []), taken),
             "statuses": _instances(pack, country, zones.get("statuses", []), taken),
         }
@@ -75,9 +82,9 @@ def _names(pack, country: str, instances: list[str]) -> list[str]:
     return [pack.name(country, i) for i in instances]
 
 
-@pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
-def test_case(path: Path) -> None:
-    case = yaml.safe_load(path.read_text(encoding="utf-8"))
+def _play(case: dict[str, Any]) -> tuple[Qmg, dict[str, Any], list[str], EventLog, dict[str, Any] | None]:
+    """The case's orders checked and, when they pass, played: the ruleset, the position, the
+    problems, the events and the state after."""
     rules = Qmg()
     rules.pack = _pack_with(case.get("cards_given") or {}, case.get("cards_added") or [])
     state = position(rules.pack, case)
@@ -85,16 +92,47 @@ def test_case(path: Path) -> None:
     orders = parse_document(yaml.safe_dump({"country": active, **case["orders"]}), "orders.yaml")
     standing = {c: parse_document(yaml.safe_dump({"country": c, **(case.get("standing") or {}).get(c, {})}),
                                   f"{c}.yaml") for c in COUNTRIES if c != active}
-    problems = rules.check_orders(state, {active: orders}, standing)
+    problems = [f"{p.field}: {p.message}" for p in rules.check_orders(state, {active: orders}, standing)]
+    log = EventLog()
+    after = None if problems else \
+        rules.resolve(state, {active: orders}, standing, None, log, DiceStream("00" * 32, "catalogue"))
+    return rules, state, problems, log, after
+
+
+def _merged(base: Any, changes: Any) -> Any:
+    """`base` with the values of `changes` in place of its own, mappings merged key by key and a
+    key whose change is null left out."""
+    if not (isinstance(base, dict) and isinstance(changes, dict)):
+        return changes
+    merged = {**base, **{k: _merged(base.get(k), v) for k, v in changes.items()}}
+    return {k: v for k, v in merged.items() if v is not None}
+
+
+def _accounts(case: dict[str, Any]) -> dict[str, tuple[list[dict[str, Any]], str]]:
+    """What each audience learns of the case's turn: the events it may see and its Markdown report."""
+    rules, before, problems, log, after = _play(case)
+    assert problems == [] and after is not None, problems
+    framed = EventLog()  # the turn's first and last events, which the core adds around the ruleset's
+    framed.add("turn_start", turn=1, seed="0" * 64)
+    framed.extend(log.events)
+    framed.add("turn_end", state_commitment="0" * 64, awaiting=list(rules.awaiting(after)))
+    return {audience: ([e for e in log.events if seen_by(e, audience)],
+                       render_formats(report_model(rules, before, after, framed, audience))["md"])
+            for audience in ("public", *COUNTRIES)}
+
+
+@pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
+def test_case(path: Path) -> None:
+    case = yaml.safe_load(path.read_text(encoding="utf-8"))
+    rules, state, problems, log, after = _play(case)
     expect = case["expect"]
     if "problems" in expect:
-        text = " | ".join(f"{p.field}: {p.message}" for p in problems)
+        text = " | ".join(problems)
         for wanted in expect["problems"]:
             assert wanted in text, text
         return
-    assert problems == [], [f"{p.field}: {p.message}" for p in problems]
-    log = EventLog()
-    after = rules.resolve(state, {active: orders}, standing, None, log, DiceStream("00" * 32, "catalogue"))
+    assert problems == [], problems
+    assert after is not None
     if "pieces" in expect:
         got = {space: sorted(f"{p['country']} {p['piece']}" for p in here) for space, here in after["pieces"].items()}
         assert got == {s: sorted(v) for s, v in expect["pieces"].items()}
@@ -129,3 +167,11 @@ def test_case(path: Path) -> None:
     used = [(e["country"], e["card"]) for e in log.events if e["type"] == "effect_used"]
     if "used" in expect:
         assert used == [tuple(u) for u in expect["used"]]
+    if "hidden_variant" in case:
+        variant = dict(case["hidden_variant"])
+        secret_of = variant.pop("secret_of")
+        first, second = _accounts(case), _accounts(_merged(case, variant))
+        assert first[secret_of] != second[secret_of], "the variant changes nothing its own country sees"
+        for audience in first:
+            if audience != secret_of:
+                assert first[audience] == second[audience], f"{audience} learns {secret_of}'s secret"

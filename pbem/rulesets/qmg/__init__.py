@@ -48,7 +48,14 @@ RULINGS = (
            "A team's VP may fall below 0 (the seed does not say); the lead counts for sudden victory."),
     Option("unnamed_costs", "last cards of the hand", ("last cards of the hand",),
            "A cost to discard cards from hand that the orders do not name takes the last cards of the hand, "
-           "and the report says so."),
+           "and the country's private report says so."),
+    Option("hidden_failures", "refused privately", ("refused privately",),
+           "An order its country can know will fail for a reason hidden from the others (Guard with no Build Army "
+           "in its discard pile or among the hand cards it discards for it; Reallocate Resources searching for a "
+           "card its draw deck does not hold) is refused when it is checked, in the answer only its player reads: "
+           "played, its failure would tell everyone what its face-down cards are not. One whose outcome only the "
+           "deck's order decides (cards a cost takes from the top of the deck), which nobody knows, is played, "
+           "and its outcome is public, as at the table."),
 )
 
 

@@ -9,8 +9,9 @@ from typing import Any
 
 from pbem.core.errors import Problem
 from pbem.core.yamlio import Document
-from pbem.rulesets.qmg.content import BASIC_NAMES, COUNTRIES, Pack
-from pbem.rulesets.qmg.play import Turn
+from pbem.rulesets.qmg.content import BASIC_NAMES, BASIC_TYPES, COUNTRIES, Card, Pack
+from pbem.rulesets.qmg.play import Turn, discard_choice, named_cards
+from pbem.rulesets.qmg.turn import REALLOCATE_DISCARDS
 
 WHEN_FIELDS = ("space", "kind", "target", "removed", "owner", "piece", "by", "how", "cause", "team")
 
@@ -158,9 +159,16 @@ def read_orders(pack: Pack, state: dict[str, Any], doc: Document, options: dict[
         if take not in BASIC_NAMES.values():
             r.problem(("reallocate", "take"), f"{take!r} cannot be searched for", ", ".join(BASIC_NAMES.values()))
         out["reallocate"] = {"discard": named, "take": take}
-        for name in named:  # the rest of the orders see the hand after the reallocation
-            hand.remove(next(c for c in hand if pack.name(country, c) == name))
-        hand += [c for c in zones["deck"] if pack.name(country, c) == take][:1]
+        # the rest of the orders see the hand after the reallocation, its discards taken as the turn takes them
+        taken, _, _ = discard_choice(hand, REALLOCATE_DISCARDS, named_cards(pack, country, hand, named))
+        hand = [c for c in hand if c not in taken]
+        found = [c for c in zones["deck"] if pack.name(country, c) == take]
+        if take in BASIC_NAMES.values() and not found:
+            # the country knows its deck's cards (not their order): a search it knows will fail is refused here,
+            # in the answer only its player reads, since failing it would show every player what the deck lacks
+            r.problem(("reallocate", "take"), f"no {take} card is left in {country}'s draw deck",
+                      _deck_names(pack, country, zones["deck"]))
+        hand += found[:1]
     pieces = state["pieces"]
     remove = r.spaces(("remove",), data.get("remove") or [])
     for i, space in enumerate(remove):
@@ -201,12 +209,16 @@ def _read_play(r: Reader, pack: Pack, state: dict[str, Any], country: str, play:
         if card_id is None:
             return {}
         card = pack.cards[card_id]
+        out = {"instead": card_id, **r.choice(("play",), play)}
         if not (card.use or {}).get("instead"):
             r.problem(("play", "instead"), f"{card.name} does not replace the playing of a card")
         elif card_id not in state["countries"][country]["statuses"]:
             r.problem(("play", "instead"), f"{card.name} is not on {country}'s table: a Status is used only "
                       "from the table, from the turn after it is laid (seed l.1002-1008)")
-        return {"instead": card_id, **r.choice(("play",), play)}
+        else:
+            for kind in _from_discard(r, pack, state, country, card, out.get("pay"), hand):
+                _where(r, pack, state, country, kind, BASIC_NAMES[kind], play, out, options)
+        return out
     named = r.in_hand(("play", kind), [play[kind]], hand)
     if not named:
         return {}
@@ -215,24 +227,63 @@ def _read_play(r: Reader, pack: Pack, state: dict[str, Any], country: str, play:
         return out
     instance = next(c for c in hand if pack.name(country, c) == named[0])
     card = pack.card(country, instance)
+    _where(r, pack, state, country, card.type, card.name, play, out, options)
+    return out
+
+
+def _where(r: Reader, pack: Pack, state: dict[str, Any], country: str, card_type: str, name: str,
+           play: dict[str, Any], out: dict[str, Any], options: dict[str, Any]) -> None:
+    """The one space where a Build or Battle card played now acts, or the piece a Build card names
+    as newly built, read into `out` and checked against the board."""
     if "existing" in play:
-        if card.type not in ("build_army", "build_navy"):
+        if card_type not in ("build_army", "build_navy"):
             r.problem(("play", "existing"), "only a Build card may name an existing piece as newly built")
         else:
             out["existing"] = r.space(("play", "existing"), play["existing"])
-    if card.type in ("build_army", "build_navy", "land_battle", "sea_battle") and "existing" not in out:
+    if card_type in BASIC_TYPES and "existing" not in out:
         spaces = out.get("space") or []
         if len(spaces) != 1:
-            r.problem(("play", "space"), f"{card.name} needs the one space it acts on", "space: SPACE")
-            return out
+            r.problem(("play", "space"), f"{name} needs the one space it acts on", "space: SPACE")
+            return
         turn = Turn(pack, state, None, country, {}, options)  # legality only: nothing is changed
-        piece = "army" if card.type in ("build_army", "land_battle") else "navy"
-        why = turn.can_build(country, piece, spaces[0]) if card.type.startswith("build") else \
+        piece = "army" if card_type in ("build_army", "land_battle") else "navy"
+        why = turn.can_build(country, piece, spaces[0]) if card_type.startswith("build") else \
             turn.can_battle(country, "land" if piece == "army" else "sea", spaces[0])
         if why:
-            r.problem(("play", "space"), f"{card.name} in {spaces[0]} is not allowed now: {why}")
+            r.problem(("play", "space"), f"{name} in {spaces[0]} is not allowed now: {why}")
         out["space"] = spaces[0]
-    return out
+
+
+def _from_discard(r: Reader, pack: Pack, state: dict[str, Any], country: str, card: Card, pay: list[str] | None,
+                  hand: list[str]) -> list[str]:
+    """The types of the cards that `card` plays from the discard pile (Guard's Build Army).
+
+    Each must be there when its step comes. Failing then would tell every player that none of the
+    country's face-down discards is one, so an order the country can know to fail is refused here,
+    in the answer only its player reads: the country knows its pile and the hand cards the costs
+    take, and nobody knows the deck's top, so a cost paid partly from the deck may hold the card."""
+    wanted = [step["play_from_discard"]["type"] for step in card.use.get("effect") or []
+              if "play_from_discard" in step]
+    pile, unknown = [d["card"] for d in state["countries"][country]["discard"]], 0
+    for cost in card.use.get("cost") or []:
+        discard = cost["discard"]
+        taken, _, from_deck = discard_choice(hand, discard["count"], named_cards(pack, country, hand, pay)) \
+            if discard["from"] == "hand" else ([], 0, discard["count"])
+        hand = [c for c in hand if c not in taken]
+        pile, unknown = pile + taken, unknown + from_deck
+    have = Counter(pack.card(country, c).type for c in pile)
+    for kind, count in Counter(wanted).items():
+        if have[kind] < count and not unknown:
+            r.problem(("play", "instead"), f"{card.name} plays a {BASIC_NAMES.get(kind, kind)} card from "
+                      f"{country}'s discard pile, and neither the pile nor the cards it discards from hand "
+                      "hold one", "play or discard a card from hand")
+    return [kind for kind in wanted if kind in BASIC_TYPES]
+
+
+def _deck_names(pack: Pack, country: str, deck: list[str]) -> str:
+    """The basic cards a deck holds, for a search to take one of."""
+    return ", ".join(sorted({pack.name(country, c) for c in deck} & set(BASIC_NAMES.values()))) or \
+        "none: the deck holds no Build or Battle card"
 
 
 def read_standing(pack: Pack, doc: Document) -> tuple[dict[str, Any], list[Problem]]:

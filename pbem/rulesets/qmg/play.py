@@ -9,6 +9,7 @@ Response exists.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
@@ -39,7 +40,9 @@ class Turn:
     using: list[str] = field(default_factory=list)
     """The cards whose effects are being resolved, innermost last."""
     events: int = 0
-    rulings: set[str] = field(default_factory=set)
+    rulings: set[tuple[str, str | None]] = field(default_factory=set)
+    consulting: str | None = None
+    """The country whose hidden cards and orders are deciding something now (see `secretly`)."""
 
     # ---------------------------------------------------------------- zones and pieces
     def zones(self, country: str) -> dict[str, Any]:
@@ -60,11 +63,31 @@ class Turn:
     def neighbours(self, space: str, country: str) -> frozenset[str]:
         return self.pack.board.neighbours_for(space, TEAMS[country], axis_armies(self.state["pieces"]))
 
+    # ---------------------------------------------------------------- what the turn tells whom
+    def note(self, type: str, secret_of: str | None = None, **fields: Any) -> None:
+        """Log an event. One that speaks of a country's hidden cards or orders (`secret_of`), or is
+        logged while they decide something (`secretly`), is told to that country alone: whether
+        any other audience learns it must never depend on them (seed l.556-577)."""
+        owner = secret_of or self.consulting
+        self.log.add(type, **({"to": [owner]} if owner else {}), **fields)
+
+    @contextmanager
+    def secretly(self, country: str) -> Iterator[None]:
+        """While `country`'s face-down cards and orders decide something (whether an effect can be
+        used), every ruling and default that decision logs is private to `country`: a public line
+        would tell the others that it holds the card or the order."""
+        outer, self.consulting = self.consulting, country
+        try:
+            yield
+        finally:
+            self.consulting = outer
+
     def ruling(self, name: str, text: str) -> None:
-        """Say in the report that a ruling decided something (once a turn for each ruling)."""
-        if name not in self.rulings:
-            self.rulings.add(name)
-            self.log.add("ruling", name=name, text=text)
+        """Say in the report that a ruling decided something (once a turn for each ruling and
+        audience: a private ruling must not keep the same ruling from the public later)."""
+        if (name, self.consulting) not in self.rulings:
+            self.rulings.add((name, self.consulting))
+            self.note("ruling", name=name, text=text)
 
     # ---------------------------------------------------------------- victory points and discards
     def score(self, country: str, change: int, reason: str, **detail: Any) -> None:
@@ -72,8 +95,8 @@ class Turn:
         (supply_spaces, deck_empty, no_card)."""
         team = TEAMS[country]
         self.state["vp"][team] += change
-        self.log.add("vp", team=team, change=change, country=country, reason=reason, **detail,
-                     total=self.state["vp"][team])
+        self.note("vp", team=team, change=change, country=country, reason=reason, **detail,
+                  total=self.state["vp"][team])
 
     def discard_hidden(self, country: str, cards: list[str], source: str, reason: str) -> None:
         """Cards discarded unplayed go face down to the bottom of the pile: everyone learns how
@@ -81,24 +104,22 @@ class Turn:
         if not cards:
             return
         self.zones(country)["discard"][:0] = [{"card": c, "face": "down"} for c in cards]
-        self.log.add("cards_discarded", country=country, count=len(cards), source=source, reason=reason)
-        self.log.add("cards_discarded_named", to=[country], country=country, source=source,
-                     cards=[self.card(country, c).name for c in cards])
+        self.note("cards_discarded", country=country, count=len(cards), source=source, reason=reason)
+        self.note("cards_discarded_named", secret_of=country, country=country, source=source,
+                  cards=[self.card(country, c).name for c in cards])
 
     def discard_from_hand(self, country: str, count: int, chosen: list[str], reason: str) -> None:
         """Discard `count` cards from hand, the `chosen` ones first; a missing hand card is the top
         card of the deck, a missing deck card costs the team 1 VP (seed l.521-552)."""
         hand = self.zones(country)["hand"]
-        picked = [c for c in chosen if c in hand][:count]
-        if len(picked) < count and len(hand) > len(picked):
-            rest = [c for c in reversed(hand) if c not in picked][:count - len(picked)]
-            self.log.add("default_applied", country=country, what=f"{len(rest)} card(s) to discard for {reason} "
-                         "not named in the orders or standing orders: the last cards of the hand", to=[country])
-            picked += rest
-        for c in picked:
+        taken, defaulted, from_deck = discard_choice(hand, count, chosen)
+        if defaulted:
+            self.note("default_applied", secret_of=country, country=country, what=f"{defaulted} card(s) to discard "
+                      f"for {reason} not named in the orders or standing orders: the last cards of the hand")
+        for c in taken:
             hand.remove(c)
-        self.discard_hidden(country, picked, "hand", reason)
-        self.discard_from_deck(country, count - len(picked), reason)
+        self.discard_hidden(country, taken, "hand", reason)
+        self.discard_from_deck(country, from_deck, reason)
 
     def discard_from_deck(self, country: str, count: int, reason: str) -> None:
         deck = self.zones(country)["deck"]
@@ -170,14 +191,14 @@ class Turn:
     def build(self, country: str, piece: str, space: str, by: str, how: str = "built") -> bool:
         why = self.can_build(country, piece, space, how)
         if why:
-            self.log.add("action_failed", country=by, action=f"{how[:-2]} {piece}", space=space, why=why)
+            self.note("action_failed", country=by, action=f"{how[:-2]} {piece}", space=space, why=why)
             return False
         here = self.state["pieces"].setdefault(space, [])
         here.append({"country": country, "piece": piece})
         here.sort(key=lambda p: COUNTRIES.index(p["country"]))
         self.state["pieces"] = dict(sorted(self.state["pieces"].items(),
                                            key=lambda item: self.pack.board.order.index(item[0])))
-        self.log.add(how, country=country, piece=piece, space=space, by=by)
+        self.note(how, country=country, piece=piece, space=space, by=by)
         self.window({"event": "built", "piece": piece, "owner": country, "team": TEAMS[country],
                      "space": space, "by": by, "how": how}, TEAMS[by])
         return True
@@ -186,10 +207,10 @@ class Turn:
         """A Build card naming an existing piece as newly built (seed l.975-980)."""
         own = self.piece_of(country, space)
         if not own or own["piece"] != piece:
-            self.log.add("action_failed", country=country, action=f"declare {piece} built", space=space,
-                         why=f"{country} has no {piece} in {space}")
+            self.note("action_failed", country=country, action=f"declare {piece} built", space=space,
+                      why=f"{country} has no {piece} in {space}")
             return False
-        self.log.add("declared_built", country=country, piece=piece, space=space)
+        self.note("declared_built", country=country, piece=piece, space=space)
         self.window({"event": "built", "piece": piece, "owner": country, "team": TEAMS[country],
                      "space": space, "by": country, "how": "declared"}, TEAMS[country])
         return True
@@ -200,8 +221,8 @@ class Turn:
         if piece is None:
             return False
         if (country, space, piece["piece"]) in self.protected:
-            self.log.add("removal_prevented", country=country, piece=piece["piece"], space=space,
-                         why="it cannot be removed this turn")
+            self.note("removal_prevented", country=country, piece=piece["piece"], space=space,
+                      why="it cannot be removed this turn")
             return False
         event = {"event": "removal", "piece": piece["piece"], "owner": country, "team": TEAMS[country],
                  "space": space, "cause": cause, "by": by, "supplied": space in self.supplied(country),
@@ -210,13 +231,13 @@ class Turn:
         if event["prevented"]:
             return False
         self.take_off(country, space)
-        self.log.add("piece_removed", country=country, piece=piece["piece"], space=space, cause=cause, by=by)
+        self.note("piece_removed", country=country, piece=piece["piece"], space=space, cause=cause, by=by)
         return True
 
     def battle(self, country: str, kind: str, space: str, target: Any) -> bool:
         why = self.can_battle(country, kind, space)
         if why:
-            self.log.add("action_failed", country=country, action=f"{kind} battle", space=space, why=why)
+            self.note("action_failed", country=country, action=f"{kind} battle", space=space, why=why)
             return False
         piece = "army" if kind == "land" else "navy"
         enemies = [p["country"] for p in self.pieces_at(space) if p["piece"] == piece]
@@ -225,9 +246,9 @@ class Turn:
         if chosen is None and enemies:
             chosen = enemies[0]
             if len(enemies) > 1 or wanted:
-                self.log.add("default_applied", country=country, what=f"the {kind} battle in {space} removes "
-                             f"{chosen}'s {piece}: the orders name no other {piece} there")
-        self.log.add("battle", country=country, kind=kind, space=space, target=chosen)
+                self.note("default_applied", country=country, what=f"the {kind} battle in {space} removes "
+                          f"{chosen}'s {piece}: the orders name no other {piece} there")
+        self.note("battle", country=country, kind=kind, space=space, target=chosen)
         removed = self.remove(chosen, space, "battle", country) if chosen else False
         self.window({"event": "battle", "kind": kind, "space": space, "by": country, "target": chosen,
                      "removed": removed}, TEAMS[country])
@@ -257,7 +278,8 @@ class Turn:
     def _use_one(self, team: str, event: dict[str, Any]) -> bool:
         for country in self._team_order(team):
             for entry in self.entries.get(country, []):
-                instance = self._usable(country, entry, event)
+                with self.secretly(country):  # an entry that is not used, and why, stays its owner's
+                    instance = self._usable(country, entry, event)
                 if instance is not None:
                     self._use(country, instance, entry, event)
                     return True
@@ -288,8 +310,8 @@ class Turn:
         if card.type == "response":
             zones["responses"].remove(instance)
             self.discard_played(country, instance)
-        self.log.add("effect_used", country=country, card=card.name, card_type=card.type, text=card.text,
-                     trigger={k: v for k, v in event.items() if k not in ("id", "prevented")})
+        self.note("effect_used", country=country, card=card.name, card_type=card.type, text=card.text,
+                  trigger={k: v for k, v in event.items() if k not in ("id", "prevented")})
         for cost in use.get("cost") or []:
             self.pay(country, cost["discard"], entry, card.name)
         self.resolve_steps(country, card, entry, event)
@@ -322,8 +344,8 @@ class Turn:
         enemies = [c for c in COUNTRIES if TEAMS[c] != TEAMS[country]]
         targets = [c for c in _as_list(choice.get("target")) if c in enemies]
         if not targets:
-            self.log.add("action_failed", country=country, action=f"make an enemy discard ({self.using[-1]})",
-                         why="the orders name no enemy country")
+            self.note("action_failed", country=country, action=f"make an enemy discard ({self.using[-1]})",
+                      why="the orders name no enemy country")
             return
         target, what = targets[0], f"{self.using[-1]} of {country}"
         if arg["from"] == "deck":
@@ -333,8 +355,8 @@ class Turn:
 
     def _step_protect(self, country: str, arg: str, choice: dict[str, Any], event: dict[str, Any] | None) -> None:
         event["prevented"] = True
-        self.log.add("removal_prevented", country=event["owner"], piece=event["piece"], space=event["space"],
-                     why="this turn" if arg == "until_end_of_turn" else "this removal")
+        self.note("removal_prevented", country=event["owner"], piece=event["piece"], space=event["space"],
+                  why="this turn" if arg == "until_end_of_turn" else "this removal")
         if arg == "until_end_of_turn":
             self.protected.add((event["owner"], event["space"], event["piece"]))
 
@@ -355,11 +377,11 @@ class Turn:
         candidates = [c for c in _as_list(choice.get("country")) if c in arg["countries"]] + list(arg["countries"])
         able = [c for c in candidates if not self.can_build(c, arg["piece"], arg["space"], "recruited")]
         if not able:
-            self.log.add("action_failed", country=country, action=f"recruit {arg['piece']}", space=arg["space"],
-                         why=self.can_build(candidates[0], arg["piece"], arg["space"], "recruited"))
+            self.note("action_failed", country=country, action=f"recruit {arg['piece']}", space=arg["space"],
+                      why=self.can_build(candidates[0], arg["piece"], arg["space"], "recruited"))
             return
         if not choice.get("country"):
-            self.log.add("default_applied", country=country, what=f"{able[0]} recruits: the orders name no country")
+            self.note("default_applied", country=country, what=f"{able[0]} recruits: the orders name no country")
         self.build(able[0], arg["piece"], arg["space"], country, "recruited")
 
     def _step_battle(self, country: str, arg: dict[str, Any], choice: dict[str, Any],
@@ -381,9 +403,10 @@ class Turn:
         pile = self.zones(country)["discard"]
         found = next((i for i in range(len(pile) - 1, -1, -1)
                       if self.card(country, pile[i]["card"]).type == arg["type"]), None)
-        if found is None:
-            self.log.add("action_failed", country=country, action="play from the discard pile",
-                         why=f"no {arg['type'].replace('_', ' ')} card in the discard pile")
+        if found is None:  # public, as at the table: the orders' check (orders._from_discard) refused every use
+            # that its country could know to fail, so what fails here turned on cards nobody knew (the deck's top)
+            self.note("action_failed", country=country, action="play from the discard pile",
+                      why=f"no {arg['type'].replace('_', ' ')} card in the discard pile")
             return
         instance = pile.pop(found)["card"]
         self.play_card(country, instance, choice)
@@ -403,13 +426,13 @@ class Turn:
         wanted = _as_list(choice.get("space")) or (allowed if where == "same" else [])
         legal = [s for s in wanted if s in allowed and not why_not(s)]
         if wanted and not legal:
-            self.log.add("action_failed", country=country, action="effect", space=", ".join(wanted),
-                         why="; ".join(filter(None, (why_not(s) if s in allowed else f"{s} is not where this "
-                                                     "effect may act" for s in wanted))))
+            self.note("action_failed", country=country, action="effect", space=", ".join(wanted),
+                      why="; ".join(filter(None, (why_not(s) if s in allowed else f"{s} is not where this "
+                                                  "effect may act" for s in wanted))))
             return []
         if not wanted:
-            self.log.add("default_applied", country=country, to=[country],
-                         what="the orders name no space for this effect: it is not used")
+            self.note("default_applied", secret_of=country, country=country,
+                      what="the orders name no space for this effect: it is not used")
         return legal
 
     # ---------------------------------------------------------------- playing a card
@@ -419,10 +442,10 @@ class Turn:
         if card.type == "response":  # face down: everyone sees that a Response is laid, only its owner which
             self.zones(country)["responses"].append(instance)
             self.laying = instance
-            self.log.add("response_laid", country=country)
-            self.log.add("response_laid_named", to=[country], country=country, card=card.name)
+            self.note("response_laid", country=country)
+            self.note("response_laid_named", secret_of=country, country=country, card=card.name)
             return
-        self.log.add("card_played", country=country, card=card.name, card_type=card.type)
+        self.note("card_played", country=country, card=card.name, card_type=card.type)
         if card.type == "status":
             self.zones(country)["statuses"].append(instance)
             self.laying = instance
@@ -486,11 +509,25 @@ def _matches(turn: Turn, country: str, when: dict[str, Any], event: dict[str, An
 
 def hand_cards(turn: Turn, country: str, names: Any) -> list[str]:
     """Card instances in `country`'s hand for the named cards, in the order named."""
-    hand = list(turn.zones(country)["hand"])
-    picked = []
+    return named_cards(turn.pack, country, turn.zones(country)["hand"], names)
+
+
+def named_cards(pack: Pack, country: str, cards: list[str], names: Any) -> list[str]:
+    """The instances among `cards` of the named cards, in the order named, each taken once."""
+    picked: list[str] = []
     for name in _as_list(names):
-        found = next((c for c in hand if c not in picked and turn.card(country, c).name == name), None)
+        found = next((c for c in cards if c not in picked and pack.name(country, c) == name), None)
         if found:
             picked.append(found)
     return picked
+
+
+def discard_choice(hand: list[str], count: int, chosen: list[str]) -> tuple[list[str], int, int]:
+    """What a discard of `count` cards from `hand` takes: the `chosen` cards first, then the last
+    cards of the hand (how many: the second number, a default), then as many cards from the top of
+    the deck (the third). The turn discards so, and the check of the orders counts so, to know
+    before anything is played what the discard leaves (seed l.521-552)."""
+    picked = [c for c in chosen if c in hand][:count]
+    rest = [c for c in reversed(hand) if c not in picked][:count - len(picked)]
+    return picked + rest, len(rest), count - len(picked) - len(rest)
 

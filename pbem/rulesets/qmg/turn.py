@@ -11,6 +11,7 @@ from pbem.rulesets.qmg.content import COUNTRIES, TEAMS, Pack
 from pbem.rulesets.qmg.play import HAND_SIZE, Turn, hand_cards
 
 SETUP_DRAW, SETUP_DISCARD = 10, 3
+REALLOCATE_DISCARDS = 4
 SUDDEN_VICTORY_LEAD, LAST_ROUND = 30, 20
 
 
@@ -61,7 +62,7 @@ def resolve_country_turn(pack: Pack, state: dict[str, Any], orders: dict[str, An
         if turn.piece_of(active, space):
             piece = turn.piece_of(active, space)["piece"]
             turn.take_off(active, space)
-            log.add("piece_withdrawn", country=active, piece=piece, space=space)
+            turn.note("piece_withdrawn", country=active, piece=piece, space=space)
     if orders.get("reallocate"):
         _reallocate(turn, orders["reallocate"], hidden)
     _play_step(turn, orders.get("play") or {})
@@ -81,18 +82,20 @@ def _reallocate(turn: Turn, order: dict[str, Any], hidden) -> None:
     """Reallocate Resources (optional rule, seed l.605-625): 4 cards from hand, one basic card
     searched from the deck and shown to all, then the deck is shuffled."""
     country = turn.active
-    turn.discard_from_hand(country, 4, hand_cards(turn, country, order.get("discard")), "Reallocate Resources")
+    turn.discard_from_hand(country, REALLOCATE_DISCARDS, hand_cards(turn, country, order.get("discard")),
+                           "Reallocate Resources")
     deck = turn.zones(country)["deck"]
     found = next((c for c in deck if turn.card(country, c).name == order["take"]), None)
-    if found is None:
-        turn.log.add("action_failed", country=country, action="Reallocate Resources",
-                     why=f"no {order['take']} card in the draw deck")
+    if found is None:  # public, as at the table: the orders' check (orders.read_orders) refused every search that
+        # its country could know to fail, so what fails here turned on the deck's order, which nobody knows
+        turn.note("action_failed", country=country, action="Reallocate Resources",
+                  why=f"no {order['take']} card in the draw deck")
     else:
         deck.remove(found)
         turn.zones(country)["hand"].append(found)
-        turn.log.add("card_shown", country=country, card=turn.card(country, found).name, reason="Reallocate Resources")
+        turn.note("card_shown", country=country, card=turn.card(country, found).name, reason="Reallocate Resources")
     deck[:] = hidden.shuffle(deck)
-    turn.log.add("deck_shuffled", country=country, cards=len(deck))
+    turn.note("deck_shuffled", country=country, cards=len(deck))
 
 
 def _play_step(turn: Turn, play: dict[str, Any]) -> None:
@@ -104,8 +107,8 @@ def _play_step(turn: Turn, play: dict[str, Any]) -> None:
     if play.get("instead"):
         instance = play["instead"]
         card = turn.card(country, instance)
-        turn.log.add("effect_used", country=country, card=card.name, card_type=card.type, text=card.text,
-                     trigger={"event": "play_step", "by": country})
+        turn.note("effect_used", country=country, card=card.name, card_type=card.type, text=card.text,
+                  trigger={"event": "play_step", "by": country})
         for cost in card.use.get("cost") or []:
             turn.pay(country, cost["discard"], play, card.name)
         turn.resolve_steps(country, card, play, None)
@@ -114,17 +117,17 @@ def _play_step(turn: Turn, play: dict[str, Any]) -> None:
     chosen = hand_cards(turn, country, play.get("card") or play.get("discard"))
     if not hand:
         if zones["deck"]:
-            turn.log.add("default_applied", country=country, what="the hand is empty: the top card of the "
-                         "draw deck is discarded as the Play step's card")
+            turn.note("default_applied", country=country, what="the hand is empty: the top card of the "
+                      "draw deck is discarded as the Play step's card")
             turn.discard_from_deck(country, 1, "the Play step")
         else:
             turn.score(country, -1, "no_card")
         return
-    if not chosen:
+    if not chosen:  # the orders' card has left the hand: which card that was, and which is discarded, is secret
         chosen = [hand[-1]]
-        turn.log.add("default_applied", country=country, what="the orders play no card in hand: the last card "
-                     "of the hand is discarded")
-        play = {"discard": None}
+        turn.note("default_applied", secret_of=country, country=country, what="the orders play no card in hand: "
+                  "the last card of the hand is discarded")
+        play = {"discard": turn.card(country, chosen[0]).name}  # discarded, as the default says, not played
     hand.remove(chosen[0])
     if play.get("discard") is not None:
         turn.discard_hidden(country, chosen, "hand", "the Play step")
@@ -153,7 +156,7 @@ def _victory_step(turn: Turn) -> None:
     board = turn.pack.board
     home = board.home_of(country)
     if any(p["piece"] == "army" and TEAMS[p["country"]] != TEAMS[country] for p in turn.pieces_at(home)):
-        turn.log.add("victory_step_skipped", country=country, why=f"an enemy army holds {home}")
+        turn.note("victory_step_skipped", country=country, why=f"an enemy army holds {home}")
         return
     points = 0
     for space, here in turn.state["pieces"].items():
@@ -171,10 +174,10 @@ def _draw_step(turn: Turn) -> None:
     count = max(0, min(HAND_SIZE - len(zones["hand"]), len(zones["deck"])))
     drawn, zones["deck"] = zones["deck"][:count], zones["deck"][count:]
     zones["hand"] += drawn
-    turn.log.add("cards_drawn", country=country, count=count, deck_left=len(zones["deck"]))
+    turn.note("cards_drawn", country=country, count=count, deck_left=len(zones["deck"]))
     if drawn:
-        turn.log.add("cards_drawn_named", to=[country], country=country,
-                     cards=[turn.card(country, c).name for c in drawn])
+        turn.note("cards_drawn_named", secret_of=country, country=country,
+                  cards=[turn.card(country, c).name for c in drawn])
 
 
 def _next(state: dict[str, Any], log: EventLog) -> None:
