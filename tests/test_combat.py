@@ -9,17 +9,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pbem.rulesets.axis_allies.combat import (
-    BattleOrders, CasualtyOrder, Piece, PowerOrders, RetreatRule, attack_volleys,
-    casualty_policies, casualty_ranking, check_battle, defence_volleys, make_pieces, resolve_battle,
-    take_casualties,
+    BattleOrders, CasualtyOrder, PowerOrders, RetreatRule, attack_volleys, casualty_policies, casualty_ranking,
+    defence_volleys, resolve_battle, take_casualties,
 )
+from pbem.rulesets.axis_allies.combat.battle import Battle as CombatBattle, Piece, check_battle, make_pieces
 from functools import partial
 from pbem.rulesets.axis_allies import edition
-from pbem.rulesets.axis_allies import combat
 
 REVISED = edition("aa-revised")
 RULES = REVISED.combat
-Battle = partial(combat.Battle, rules=RULES)  # a battle under the Revised rules
+Battle = partial(CombatBattle, rules=RULES)  # a battle under the Revised rules
 
 LAND = ("infantry", "artillery", "tank", "fighter", "bomber")
 SEA = ("battleship", "destroyer", "carrier", "transport", "submarine", "fighter", "bomber")

@@ -6,14 +6,15 @@ from __future__ import annotations
 import pytest
 
 from pbem.rulesets.axis_allies import combat, edition
-from pbem.rulesets.axis_allies.combat import BattleOrders, Piece, casualty_policies, check_battle, make_pieces, take_casualties
+from pbem.rulesets.axis_allies.combat import BattleOrders, casualty_policies, take_casualties
+from pbem.rulesets.axis_allies.combat.battle import Battle, Piece, check_battle, make_pieces
 
 EUROPE, REVISED = edition("aa-europe").combat, edition("aa-revised").combat
 
 
-def sea_battle(rules, **kw) -> combat.Battle:
-    return combat.Battle("b1", "X", "sea", "usa", make_pieces(rules, {"usa": {"fighter": 1}}),
-                         make_pieces(rules, {"germany": {"submarine": 1, "transport": 1}}, 100), rules=rules, **kw)
+def sea_battle(rules, **kw) -> Battle:
+    return Battle("b1", "X", "sea", "usa", make_pieces(rules, {"usa": {"fighter": 1}}),
+                  make_pieces(rules, {"germany": {"submarine": 1, "transport": 1}}, 100), rules=rules, **kw)
 
 
 def test_the_editions_differ_by_their_data() -> None:

@@ -11,6 +11,7 @@ import math
 from dataclasses import replace
 
 from pbem.rulesets.axis_allies import combat, odds
+from pbem.rulesets.axis_allies.combat.battle import Battle as CombatBattle, Piece
 from pbem.rulesets.axis_allies.capture import take_territory
 from pbem.rulesets.axis_allies.convoys import take_convoy
 from pbem.rulesets.axis_allies.context import NEVER_CASUALTIES, Battle, Outcome, Turn
@@ -22,10 +23,10 @@ from pbem.rulesets.axis_allies.stranded_fighters import rehouse_carrier_fighters
 
 # --- pieces ----------------------------------------------------------------------------------
 
-def _piece(turn: Turn, unit: Unit, fighting: set[int]) -> combat.Piece:
+def _piece(turn: Turn, unit: Unit, fighting: set[int]) -> Piece:
     """A unit as a battle piece, with what it carries that does not fight (its cargo)."""
-    cargo = tuple(combat.Piece(c.id, c.type, c.owner) for c in turn.pos.cargo_of(unit) if c.id not in fighting)
-    return combat.Piece(unit.id, unit.type, unit.owner, damaged=unit.damage > 0, cargo=cargo)
+    cargo = tuple(Piece(c.id, c.type, c.owner) for c in turn.pos.cargo_of(unit) if c.id not in fighting)
+    return Piece(unit.id, unit.type, unit.owner, damaged=unit.damage > 0, cargo=cargo)
 
 
 def _developments(turn: Turn) -> dict[str, frozenset[str]]:
@@ -102,7 +103,7 @@ def _stranded(turn: Turn, b: Battle) -> frozenset[int]:
     return frozenset(u.id for u in b.attackers if u.type == "fighter" and u.movement_left == 0)
 
 
-def _log_rulings(turn: Turn, battle: combat.Battle) -> None:
+def _log_rulings(turn: Turn, battle: CombatBattle) -> None:
     """The rulings of the edition's own battle steps that this battle uses (an edition whose
     steps are Revised's logs none of them)."""
     rules = battle.rules
@@ -129,7 +130,7 @@ def run_battle(turn: Turn, b: Battle) -> None:
     bystanders = [_piece(turn, u, fighting) for u in b.bystanders]
     defenders = [_piece(turn, u, fighting) for u in b.defenders if u.type not in NEVER_CASUALTIES]
     aa_owner = turn.aa_gun_owner(b.space) if board.is_land(b.space) else None
-    bombarding = [combat.Piece(u.id, u.type, u.owner) for u in b.bombarding]
+    bombarding = [Piece(u.id, u.type, u.owner) for u in b.bombarding]
     if bombarding:
         turn.ruling("bombardment_targets")
     retreat_to, may_retreat = None, False
@@ -141,7 +142,7 @@ def run_battle(turn: Turn, b: Battle) -> None:
         else:
             turn.default(f"retreat from {b.space}", "no retreat",
                          f"{b.decisions.retreat.to} is no longer a friendly space the attackers came from")
-    battle = combat.Battle(
+    battle = CombatBattle(
         b.id, b.space, "land" if board.is_land(b.space) else "sea", turn.power, tuple(attackers), tuple(defenders),
         aa_gun=aa_owner, bombarding=tuple(bombarding), amphibious=b.kind.startswith("amphibious"),
         developments=_developments(turn), bombardment_targets=turn.opt("bombardment_targets"),
@@ -203,7 +204,7 @@ odds were not computed rather than hold up the turn. Counting steps, not seconds
 event log the same everywhere."""
 
 
-def battle_luck(battle: combat.Battle, orders: combat.BattleOrders, result: combat.BattleResult) -> dict:
+def battle_luck(battle: CombatBattle, orders: combat.BattleOrders, result: combat.BattleResult) -> dict:
     """The ``odds`` field of a battle_end event: the attacker's chances before the battle under
     the orders it was fought with, and the share of the outcomes that were this good or better
     for the attacker (see odds.py's ``Luck``), rounded so that events.jsonl is byte-stable."""
@@ -252,8 +253,8 @@ def run_raid(turn: Turn, territory: str, raiders: list[Unit]) -> None:
     turn.log.extend([dict(e) for e in result.events])
 
 
-def _raid_piece(u: Unit) -> combat.Piece:
-    return combat.Piece(u.id, u.type, u.owner)
+def _raid_piece(u: Unit) -> Piece:
+    return Piece(u.id, u.type, u.owner)
 
 
 def _interceptors(turn: Turn, territory: str, raiders: list[Unit]) -> list[Unit]:
@@ -282,15 +283,15 @@ def _interceptors(turn: Turn, territory: str, raiders: list[Unit]) -> list[Unit]
     return chosen
 
 
-def _raid_choices(turn: Turn, territory: str, raiders: list[combat.Piece],
-                  interceptors: list[combat.Piece]) -> combat.RaidChoices:
+def _raid_choices(turn: Turn, territory: str, raiders: list[Piece],
+                  interceptors: list[Piece]) -> combat.RaidChoices:
     """Who picks the losses of the raid's air battle: the attacker's casualty order its raiders (for
     the AA gun too with `aa_casualties` attacker_chooses), the interceptors' own standing orders the
     interceptors the escorts hit (ruling `escort_hit_choice`), allies sharing as in a battle."""
     link = Battle(f"raid-{territory}", territory, "land", turn.power, [], [],
                   decisions=turn.orders.battles.get(territory))
-    battle = combat.Battle(link.id, territory, "land", turn.power, tuple(raiders), tuple(interceptors),
-                           rules=turn.edition.combat)
+    battle = CombatBattle(link.id, territory, "land", turn.power, tuple(raiders), tuple(interceptors),
+                          rules=turn.edition.combat)
     orders = battle_orders(turn, link, False, None, {p.owner for p in interceptors})
     policies = combat.casualty_policies(battle, orders)
     aa = policies["attacker"]

@@ -10,6 +10,7 @@ the guns on the path, in path order.
 from __future__ import annotations
 
 from pbem.rulesets.axis_allies import combat
+from pbem.rulesets.axis_allies.combat.battle import Battle, Piece
 from pbem.rulesets.axis_allies.context import Turn
 from pbem.rulesets.axis_allies.state import Unit
 
@@ -25,10 +26,9 @@ def flak(turn: Turn, aircraft: list[Unit], spaces: list[str]) -> None:
         gun_owner = turn.aa_gun_owner(space)
         if gun_owner is None:
             continue
-        pieces = tuple(combat.Piece(u.id, u.type, u.owner) for u in flying)
+        pieces = tuple(Piece(u.id, u.type, u.owner) for u in flying)
         # the flight as a one-step battle: the AA gun's volley and the owner's choice of losses
-        battle = combat.Battle("flak", space, "land", turn.power, pieces, (), aa_gun=gun_owner,
-                               rules=turn.edition.combat)
+        battle = Battle("flak", space, "land", turn.power, pieces, (), aa_gun=gun_owner, rules=turn.edition.combat)
         volley = combat.aa_volley(battle, pieces)
         if volley is None:
             continue

@@ -29,11 +29,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from .combat import (
-    Battle, BattleOrders, BattleResult, CasualtyPolicy, Piece, Side, Target, Volley, aa_volley,
-    attack_volleys, battle_winner, bombardment_volleys, casualty_policies, casualty_ranking, check_battle,
-    CombatRules, count_units, defence_volleys, diving, has_destroyer, is_target, press_or_retreat,
-    resolve_battle, submarine_volleys, take_casualties, takes_territory, transports_only,
+    BattleOrders, BattleResult, CasualtyPolicy, Volley, aa_volley, attack_volleys, battle_winner,
+    bombardment_volleys, casualty_policies, casualty_ranking, defence_volleys, diving, has_destroyer, is_target,
+    press_or_retreat, resolve_battle, submarine_volleys, take_casualties, takes_territory, transports_only,
 )
+from .combat.battle import Battle, CombatRules, Piece, Side, Target, check_battle, count_units
 from .odds_sweep import BOARD, RETREATED, SUBMERGED, Sweep, TooManySteps, hit_distribution
 
 
