@@ -13,10 +13,10 @@ import pytest
 import yaml
 
 from pbem.rulesets.axis_allies.combat import (
-    BattleOrders, CasualtyOrder, PowerOrders, RetreatRule, resolve_battle, resolve_bombing_raid,
-    resolve_rocket_strike, takes_territory,
+    resolve_battle, resolve_bombing_raid, resolve_rocket_strike, takes_territory,
 )
 from pbem.rulesets.axis_allies.combat.battle import Battle, CombatRules, Piece, count_by_power, make_pieces
+from pbem.rulesets.axis_allies.combat.decisions import BattleOrders, CasualtyOrder, PowerOrders, RetreatRule
 from pbem.rulesets.axis_allies import edition
 from pbem.rulesets.axis_allies.edition import Edition
 

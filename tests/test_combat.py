@@ -9,10 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pbem.rulesets.axis_allies.combat import (
-    BattleOrders, CasualtyOrder, PowerOrders, RetreatRule, attack_volleys, casualty_policies, casualty_ranking,
-    defence_volleys, resolve_battle, take_casualties,
+    attack_volleys, casualty_policies, casualty_ranking, defence_volleys, resolve_battle, take_casualties,
 )
 from pbem.rulesets.axis_allies.combat.battle import Battle as CombatBattle, Piece, check_battle, make_pieces
+from pbem.rulesets.axis_allies.combat.decisions import BattleOrders, CasualtyOrder, PowerOrders, RetreatRule
 from functools import partial
 from pbem.rulesets.axis_allies import edition
 

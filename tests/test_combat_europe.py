@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 
 from pbem.rulesets.axis_allies import combat, edition
-from pbem.rulesets.axis_allies.combat import BattleOrders, casualty_policies, take_casualties
+from pbem.rulesets.axis_allies.combat import casualty_policies, take_casualties
 from pbem.rulesets.axis_allies.combat.battle import Battle, Piece, check_battle, make_pieces
+from pbem.rulesets.axis_allies.combat.decisions import BattleOrders
 
 EUROPE, REVISED = edition("aa-europe").combat, edition("aa-revised").combat
 

@@ -12,6 +12,7 @@ from dataclasses import replace
 
 from pbem.rulesets.axis_allies import combat, odds
 from pbem.rulesets.axis_allies.combat.battle import Battle as CombatBattle, Piece
+from pbem.rulesets.axis_allies.combat.decisions import BattleOrders, CasualtyOrder, PowerOrders, RetreatRule
 from pbem.rulesets.axis_allies.capture import take_territory
 from pbem.rulesets.axis_allies.convoys import take_convoy
 from pbem.rulesets.axis_allies.context import NEVER_CASUALTIES, Battle, Outcome, Turn
@@ -36,14 +37,14 @@ def _developments(turn: Turn) -> dict[str, frozenset[str]]:
 # --- decisions -------------------------------------------------------------------------------
 
 def _casualty_order(types: list[str] | None, label: str, damage_first: bool = True,
-                    keep_land_unit: bool = True) -> combat.CasualtyOrder:
+                    keep_land_unit: bool = True) -> CasualtyOrder:
     if types:
-        return combat.CasualtyOrder(tuple(types), damage_first, keep_land_unit, label)
-    return combat.CasualtyOrder(damage_battleships_first=damage_first, keep_land_unit=keep_land_unit)
+        return CasualtyOrder(tuple(types), damage_first, keep_land_unit, label)
+    return CasualtyOrder(damage_battleships_first=damage_first, keep_land_unit=keep_land_unit)
 
 
 def battle_orders(turn: Turn, battle: Battle, may_retreat: bool, retreat_to: str | None,
-                  defending: set[str]) -> combat.BattleOrders:
+                  defending: set[str]) -> BattleOrders:
     """The attacker's decisions for this battle and each defender's standing orders.
 
     `may_retreat`: the retreat rule of the orders still applies; `retreat_to`: where land and sea
@@ -58,16 +59,16 @@ def battle_orders(turn: Turn, battle: Battle, may_retreat: bool, retreat_to: str
         types, label = None, ""
         turn.default("casualty order in its battles", "the cheapest unit first", "the orders give no casualty_order",
                      once=True)
-    attacker = combat.PowerOrders(
+    attacker = PowerOrders(
         _casualty_order(types, label, d.damage_battleships_first if d else True, d.keep_land_unit if d else True),
         d.submerge if d else "never")  # type: ignore[arg-type]
-    defenders: dict[str, combat.PowerOrders] = {}
+    defenders: dict[str, PowerOrders] = {}
     for power in sorted(defending, key=turn.board.power_order):
         standing = turn.standing.get(power)
         if standing is None:
             turn.default("casualty order when defending", "the cheapest unit first",
                          f"{turn.board.power_names[power]} has no standing orders", power=power, once=True)
-            defenders[power] = combat.PowerOrders()
+            defenders[power] = PowerOrders()
             continue
         override = standing.spaces.get(space)
         types = (override.casualty_order if override and override.casualty_order else standing.casualty_order)
@@ -75,15 +76,15 @@ def battle_orders(turn: Turn, battle: Battle, may_retreat: bool, retreat_to: str
                         is not None else standing.damage_battleships_first)
         submerge = override.submerge if override and override.submerge else standing.submerge
         label = "standing orders" + (f" for {space}" if override and override.casualty_order else "")
-        defenders[power] = combat.PowerOrders(_casualty_order(types, label, damage_first, False),
-                                              submerge, standing.shared_casualties)  # type: ignore[arg-type]
-    retreat = combat.RetreatRule()
+        defenders[power] = PowerOrders(_casualty_order(types, label, damage_first, False),
+                                       submerge, standing.shared_casualties)  # type: ignore[arg-type]
+    retreat = RetreatRule()
     if d is not None and d.retreat is not None and may_retreat:
-        retreat = combat.RetreatRule(d.retreat.after_round, d.retreat.below_units, d.retreat.when_weaker, retreat_to)
-    enemy = combat.CasualtyOrder(label="pick of the defenders' losses, cheapest first")
+        retreat = RetreatRule(d.retreat.after_round, d.retreat.below_units, d.retreat.when_weaker, retreat_to)
+    enemy = CasualtyOrder(label="pick of the defenders' losses, cheapest first")
     if d is not None and d.enemy_casualties:
-        enemy = combat.CasualtyOrder(tuple(d.enemy_casualties), label=f"pick of the defenders' losses in {space}")
-    return combat.BattleOrders(attacker, defenders, retreat, enemy)
+        enemy = CasualtyOrder(tuple(d.enemy_casualties), label=f"pick of the defenders' losses in {space}")
+    return BattleOrders(attacker, defenders, retreat, enemy)
 
 
 # --- a battle --------------------------------------------------------------------------------
@@ -204,7 +205,7 @@ odds were not computed rather than hold up the turn. Counting steps, not seconds
 event log the same everywhere."""
 
 
-def battle_luck(battle: CombatBattle, orders: combat.BattleOrders, result: combat.BattleResult) -> dict:
+def battle_luck(battle: CombatBattle, orders: BattleOrders, result: combat.BattleResult) -> dict:
     """The ``odds`` field of a battle_end event: the attacker's chances before the battle under
     the orders it was fought with, and the share of the outcomes that were this good or better
     for the attacker (see odds.py's ``Luck``), rounded so that events.jsonl is byte-stable."""
@@ -297,8 +298,8 @@ def _raid_choices(turn: Turn, territory: str, raiders: list[Piece],
     aa = policies["attacker"]
     if turn.opt("aa_casualties") == "defender_chooses":
         # the defender takes the aircraft that do the damage first: bombers, then escorts
-        aa = replace(aa, orders={turn.power: combat.CasualtyOrder(("bomber", "fighter"),
-                                                                   label="the defender's pick: bombers first")})
+        aa = replace(aa, orders={turn.power: CasualtyOrder(("bomber", "fighter"),
+                                                            label="the defender's pick: bombers first")})
     return combat.RaidChoices(aa, policies["attacker"], policies["defender"])
 
 

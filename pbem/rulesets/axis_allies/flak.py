@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pbem.rulesets.axis_allies import combat
 from pbem.rulesets.axis_allies.combat.battle import Battle, Piece
+from pbem.rulesets.axis_allies.combat.decisions import BattleOrders, CasualtyOrder, PowerOrders
 from pbem.rulesets.axis_allies.context import Turn
 from pbem.rulesets.axis_allies.state import Unit
 
@@ -33,9 +34,8 @@ def flak(turn: Turn, aircraft: list[Unit], spaces: list[str]) -> None:
         if volley is None:
             continue
         order = turn.orders.casualty_order
-        casualties = combat.CasualtyOrder(tuple(order), label="casualty order") if order \
-            else combat.CasualtyOrder()
-        policy = combat.casualty_policies(battle, combat.BattleOrders(combat.PowerOrders(casualties)))["attacker"]
+        casualties = CasualtyOrder(tuple(order), label="casualty order") if order else CasualtyOrder()
+        policy = combat.casualty_policies(battle, BattleOrders(PowerOrders(casualties)))["attacker"]
         dice = turn.roll(volley.dice)
         hits = sum(1 for d in dice if d <= volley.value)
         shot = combat.take_casualties(pieces, hits, volley.target, policy)

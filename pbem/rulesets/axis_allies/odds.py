@@ -29,11 +29,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from .combat import (
-    BattleOrders, BattleResult, CasualtyPolicy, Volley, aa_volley, attack_volleys, battle_winner,
-    bombardment_volleys, casualty_policies, casualty_ranking, defence_volleys, diving, has_destroyer, is_target,
-    press_or_retreat, resolve_battle, submarine_volleys, take_casualties, takes_territory, transports_only,
+    BattleResult, CasualtyPolicy, Volley, aa_volley, attack_volleys, battle_winner, bombardment_volleys,
+    casualty_policies, casualty_ranking, defence_volleys, diving, has_destroyer, is_target, press_or_retreat,
+    resolve_battle, submarine_volleys, take_casualties, takes_territory, transports_only,
 )
 from .combat.battle import Battle, CombatRules, Piece, Side, Target, check_battle, count_units
+from .combat.decisions import BattleOrders
 from .odds_sweep import BOARD, RETREATED, SUBMERGED, Sweep, TooManySteps, hit_distribution
 
 

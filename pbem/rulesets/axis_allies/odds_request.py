@@ -16,8 +16,8 @@ from typing import Any
 
 from pbem.core.errors import InputError, Problem
 from pbem.core.ruleset import OddsRequest
-from pbem.rulesets.axis_allies.combat import BattleOrders, CasualtyOrder, PowerOrders, RetreatRule
 from pbem.rulesets.axis_allies.combat.battle import KINDS, Battle, Piece, Side, check_battle, count_units, make_pieces
+from pbem.rulesets.axis_allies.combat.decisions import BattleOrders, CasualtyOrder, PowerOrders, RetreatRule
 from pbem.rulesets.axis_allies.edition import Edition
 from pbem.rulesets.axis_allies.names import a, normalise
 from pbem.rulesets.axis_allies.odds import Odds, StepsNotCovered, battle_odds, simulate

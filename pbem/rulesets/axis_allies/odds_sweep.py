@@ -42,9 +42,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .combat import (
-    RetreatRule, Volley, air_target, attack_volleys, can_fire, defence_volleys, diving, firepower, retreating,
-    submarine_volleys,
+    Volley, air_target, attack_volleys, can_fire, defence_volleys, diving, firepower, retreating, submarine_volleys,
 )
+from .combat.decisions import RetreatRule
 
 if TYPE_CHECKING:
     from .odds import _Battle, _Side
