@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.rulesets.axis_allies import combat, edition
+from pbem.rulesets.axis_allies import edition
 from pbem.rulesets.axis_allies.combat import casualty_policies, take_casualties
 from pbem.rulesets.axis_allies.combat.battle import Battle, Piece, check_battle, make_pieces
 from pbem.rulesets.axis_allies.combat.decisions import BattleOrders
+from pbem.rulesets.axis_allies.combat.volleys import attack_volleys
 
 EUROPE, REVISED = edition("aa-europe").combat, edition("aa-revised").combat
 
@@ -27,20 +28,20 @@ def test_the_editions_differ_by_their_data() -> None:
 
 def test_aircraft_hits_skip_submarines_and_the_narrowest_hits_go_first() -> None:
     battle = sea_battle(EUROPE)
-    [volley] = combat.attack_volleys(battle, battle.attackers)
+    [volley] = attack_volleys(battle, battle.attackers)
     assert volley.target == "not_submarine"
     policy = casualty_policies(battle, BattleOrders())["defender"]
     lost = take_casualties(battle.defenders, {"not_submarine": 2}, "any", policy)
     assert [p.type for p in lost.killed] == ["transport"]  # the second hit has no legal target
     mixed = take_casualties(battle.defenders, {"not_submarine": 1, "any": 1}, "any", policy)
     assert sorted(p.type for p in mixed.killed) == ["submarine", "transport"]
-    assert combat.attack_volleys(sea_battle(REVISED), sea_battle(REVISED).attackers)[0].target == "any"
+    assert attack_volleys(sea_battle(REVISED), sea_battle(REVISED).attackers)[0].target == "any"
 
 
 def test_an_allied_destroyer_standing_by_lets_aircraft_hit_submarines() -> None:
     destroyer = (Piece(401, "destroyer", "uk"),)
     battle = sea_battle(EUROPE, bystanders=destroyer)
-    assert combat.attack_volleys(battle, battle.attackers, battle.bystanders)[0].target == "any"
+    assert attack_volleys(battle, battle.attackers, battle.bystanders)[0].target == "any"
 
 
 @pytest.mark.parametrize("rules, kw, message", [

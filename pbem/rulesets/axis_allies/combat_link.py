@@ -13,6 +13,7 @@ from dataclasses import replace
 from pbem.rulesets.axis_allies import combat, odds
 from pbem.rulesets.axis_allies.combat.battle import Battle as CombatBattle, Piece
 from pbem.rulesets.axis_allies.combat.decisions import BattleOrders, CasualtyOrder, PowerOrders, RetreatRule
+from pbem.rulesets.axis_allies.combat.volleys import aa_volley
 from pbem.rulesets.axis_allies.capture import take_territory
 from pbem.rulesets.axis_allies.convoys import take_convoy
 from pbem.rulesets.axis_allies.context import NEVER_CASUALTIES, Battle, Outcome, Turn
@@ -120,7 +121,7 @@ def _log_rulings(turn: Turn, battle: CombatBattle) -> None:
         turn.ruling("allied_ships_in_attacked_zone")
     if battle.stranded:
         turn.ruling("fighter_no_retreat")
-    if battle.aa_casualties is not None and combat.aa_volley(battle, battle.attackers):
+    if battle.aa_casualties is not None and aa_volley(battle, battle.attackers):
         turn.ruling("aa_casualties")
 
 def run_battle(turn: Turn, b: Battle) -> None:

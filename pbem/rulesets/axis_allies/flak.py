@@ -12,6 +12,7 @@ from __future__ import annotations
 from pbem.rulesets.axis_allies import combat
 from pbem.rulesets.axis_allies.combat.battle import Battle, Piece
 from pbem.rulesets.axis_allies.combat.decisions import BattleOrders, CasualtyOrder, PowerOrders
+from pbem.rulesets.axis_allies.combat.volleys import aa_volley
 from pbem.rulesets.axis_allies.context import Turn
 from pbem.rulesets.axis_allies.state import Unit
 
@@ -30,7 +31,7 @@ def flak(turn: Turn, aircraft: list[Unit], spaces: list[str]) -> None:
         pieces = tuple(Piece(u.id, u.type, u.owner) for u in flying)
         # the flight as a one-step battle: the AA gun's volley and the owner's choice of losses
         battle = Battle("flak", space, "land", turn.power, pieces, (), aa_gun=gun_owner, rules=turn.edition.combat)
-        volley = combat.aa_volley(battle, pieces)
+        volley = aa_volley(battle, pieces)
         if volley is None:
             continue
         order = turn.orders.casualty_order

@@ -29,12 +29,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from .combat import (
-    BattleResult, CasualtyPolicy, Volley, aa_volley, attack_volleys, battle_winner, bombardment_volleys,
-    casualty_policies, casualty_ranking, defence_volleys, diving, has_destroyer, is_target, press_or_retreat,
-    resolve_battle, submarine_volleys, take_casualties, takes_territory, transports_only,
+    BattleResult, CasualtyPolicy, battle_winner, casualty_policies, casualty_ranking, diving, press_or_retreat,
+    resolve_battle, take_casualties, takes_territory, transports_only,
 )
 from .combat.battle import Battle, CombatRules, Piece, Side, Target, check_battle, count_units
 from .combat.decisions import BattleOrders
+from .combat.volleys import (
+    Volley, aa_volley, attack_volleys, bombardment_volleys, defence_volleys, has_destroyer, is_target,
+    submarine_volleys,
+)
 from .odds_sweep import BOARD, RETREATED, SUBMERGED, Sweep, TooManySteps, hit_distribution
 
 

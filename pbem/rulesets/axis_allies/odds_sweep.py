@@ -41,10 +41,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .combat import (
-    Volley, air_target, attack_volleys, can_fire, defence_volleys, diving, firepower, retreating, submarine_volleys,
-)
+from .combat import diving, retreating
 from .combat.decisions import RetreatRule
+from .combat.volleys import Volley, air_target, attack_volleys, can_fire, defence_volleys, firepower, submarine_volleys
 
 if TYPE_CHECKING:
     from .odds import _Battle, _Side
