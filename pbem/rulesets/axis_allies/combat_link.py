@@ -12,6 +12,7 @@ from dataclasses import replace
 
 from pbem.rulesets.axis_allies import combat, odds
 from pbem.rulesets.axis_allies.combat.battle import Battle as CombatBattle, Piece
+from pbem.rulesets.axis_allies.combat.casualties import casualty_policies
 from pbem.rulesets.axis_allies.combat.decisions import BattleOrders, CasualtyOrder, PowerOrders, RetreatRule
 from pbem.rulesets.axis_allies.combat.volleys import aa_volley
 from pbem.rulesets.axis_allies.capture import take_territory
@@ -295,7 +296,7 @@ def _raid_choices(turn: Turn, territory: str, raiders: list[Piece],
     battle = CombatBattle(link.id, territory, "land", turn.power, tuple(raiders), tuple(interceptors),
                           rules=turn.edition.combat)
     orders = battle_orders(turn, link, False, None, {p.owner for p in interceptors})
-    policies = combat.casualty_policies(battle, orders)
+    policies = casualty_policies(battle, orders)
     aa = policies["attacker"]
     if turn.opt("aa_casualties") == "defender_chooses":
         # the defender takes the aircraft that do the damage first: bombers, then escorts

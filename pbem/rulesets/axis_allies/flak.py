@@ -9,8 +9,8 @@ the guns on the path, in path order.
 
 from __future__ import annotations
 
-from pbem.rulesets.axis_allies import combat
 from pbem.rulesets.axis_allies.combat.battle import Battle, Piece
+from pbem.rulesets.axis_allies.combat.casualties import casualty_policies, take_casualties
 from pbem.rulesets.axis_allies.combat.decisions import BattleOrders, CasualtyOrder, PowerOrders
 from pbem.rulesets.axis_allies.combat.volleys import aa_volley
 from pbem.rulesets.axis_allies.context import Turn
@@ -36,10 +36,10 @@ def flak(turn: Turn, aircraft: list[Unit], spaces: list[str]) -> None:
             continue
         order = turn.orders.casualty_order
         casualties = CasualtyOrder(tuple(order), label="casualty order") if order else CasualtyOrder()
-        policy = combat.casualty_policies(battle, BattleOrders(PowerOrders(casualties)))["attacker"]
+        policy = casualty_policies(battle, BattleOrders(PowerOrders(casualties)))["attacker"]
         dice = turn.roll(volley.dice)
         hits = sum(1 for d in dice if d <= volley.value)
-        shot = combat.take_casualties(pieces, hits, volley.target, policy)
+        shot = take_casualties(pieces, hits, volley.target, policy)
         lost = [turn.pos.units[p.id] for p in shot.killed]
         for u in lost:
             turn.pos.remove(u)

@@ -29,10 +29,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from .combat import (
-    BattleResult, CasualtyPolicy, battle_winner, casualty_policies, casualty_ranking, diving, press_or_retreat,
-    resolve_battle, take_casualties, takes_territory, transports_only,
+    BattleResult, battle_winner, diving, press_or_retreat, resolve_battle, takes_territory, transports_only,
 )
 from .combat.battle import Battle, CombatRules, Piece, Side, Target, check_battle, count_units
+from .combat.casualties import CasualtyPolicy, casualty_policies, casualty_ranking, take_casualties
 from .combat.decisions import BattleOrders
 from .combat.volleys import (
     Volley, aa_volley, attack_volleys, bombardment_volleys, defence_volleys, has_destroyer, is_target,
