@@ -41,8 +41,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .combat import diving, retreating
 from .combat.decisions import RetreatRule
+from .combat.step_seven import diving, retreating
 from .combat.volleys import Volley, air_target, attack_volleys, can_fire, defence_volleys, firepower, submarine_volleys
 
 if TYPE_CHECKING:
