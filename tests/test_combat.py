@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem.rulesets.axis_allies.combat import resolve_battle
 from pbem.rulesets.axis_allies.combat.battle import Battle as CombatBattle, Piece, check_battle, make_pieces
 from pbem.rulesets.axis_allies.combat.casualties import casualty_policies, casualty_ranking, take_casualties
 from pbem.rulesets.axis_allies.combat.decisions import BattleOrders, CasualtyOrder, PowerOrders, RetreatRule
+from pbem.rulesets.axis_allies.combat.resolve import resolve_battle
 from pbem.rulesets.axis_allies.combat.volleys import attack_volleys, defence_volleys
 from functools import partial
 from pbem.rulesets.axis_allies import edition

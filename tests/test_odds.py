@@ -8,9 +8,9 @@ from collections import defaultdict
 
 import pytest
 
-from pbem.rulesets.axis_allies.combat import battle_winner, resolve_battle
 from pbem.rulesets.axis_allies.combat.battle import Battle as CombatBattle, CombatRules, Piece, count_units, make_pieces
 from pbem.rulesets.axis_allies.combat.decisions import BattleOrders, CasualtyOrder, PowerOrders, RetreatRule
+from pbem.rulesets.axis_allies.combat.resolve import battle_winner, resolve_battle
 from pbem.rulesets.axis_allies.combat.rounds import Board, fight_round
 from pbem.rulesets.axis_allies.combat.volleys import Volley
 from pbem.rulesets.axis_allies.odds import BattleTooLarge, Odds, battle_luck, battle_odds, hit_distribution, simulate

@@ -14,6 +14,7 @@ from pbem.rulesets.axis_allies import combat, odds
 from pbem.rulesets.axis_allies.combat.battle import Battle as CombatBattle, Piece
 from pbem.rulesets.axis_allies.combat.casualties import casualty_policies
 from pbem.rulesets.axis_allies.combat.decisions import BattleOrders, CasualtyOrder, PowerOrders, RetreatRule
+from pbem.rulesets.axis_allies.combat.resolve import BattleResult, resolve_battle, takes_territory
 from pbem.rulesets.axis_allies.combat.volleys import aa_volley
 from pbem.rulesets.axis_allies.capture import take_territory
 from pbem.rulesets.axis_allies.convoys import take_convoy
@@ -153,7 +154,7 @@ def run_battle(turn: Turn, b: Battle) -> None:
         bystanders=tuple(bystanders), stranded=_stranded(turn, b), rules=turn.edition.combat)
     orders = battle_orders(turn, b, may_retreat, retreat_to, {p.owner for p in defenders})
     _log_rulings(turn, battle)
-    result = combat.resolve_battle(battle, orders, turn.roll)
+    result = resolve_battle(battle, orders, turn.roll)
     for u in b.attackers + b.bombarding:
         u.fought = True
     for side in ("attacker", "defender"):
@@ -180,7 +181,7 @@ def run_battle(turn: Turn, b: Battle) -> None:
             pos.move_unit(unit, retreat_to)
     won = result.winner == "attacker"
     captured = False
-    if won and combat.takes_territory(battle, result.attackers):
+    if won and takes_territory(battle, result.attackers):
         holder = pos.control.get(b.space)
         captured = holder is not None and board.enemies(holder, turn.power)
     events = [dict(e) for e in result.events]
@@ -207,7 +208,7 @@ odds were not computed rather than hold up the turn. Counting steps, not seconds
 event log the same everywhere."""
 
 
-def battle_luck(battle: CombatBattle, orders: BattleOrders, result: combat.BattleResult) -> dict:
+def battle_luck(battle: CombatBattle, orders: BattleOrders, result: BattleResult) -> dict:
     """The ``odds`` field of a battle_end event: the attacker's chances before the battle under
     the orders it was fought with, and the share of the outcomes that were this good or better
     for the attacker (see odds.py's ``Luck``), rounded so that events.jsonl is byte-stable."""

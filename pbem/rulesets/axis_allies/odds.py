@@ -28,10 +28,10 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from .combat import BattleResult, battle_winner, resolve_battle, takes_territory
 from .combat.battle import Battle, CombatRules, Piece, Side, Target, check_battle, count_units
 from .combat.casualties import CasualtyPolicy, casualty_policies, casualty_ranking, take_casualties
 from .combat.decisions import BattleOrders
+from .combat.resolve import BattleResult, battle_winner, resolve_battle, takes_territory
 from .combat.step_seven import diving, press_or_retreat, transports_only
 from .combat.volleys import (
     Volley, aa_volley, attack_volleys, bombardment_volleys, defence_volleys, has_destroyer, is_target,
