@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from pbem.rulesets.axis_allies.combat import resolve_bombing_raid, resolve_rocket_strike
 from pbem.rulesets.axis_allies.combat.battle import Battle, CombatRules, Piece, count_by_power, make_pieces
 from pbem.rulesets.axis_allies.combat.decisions import BattleOrders, CasualtyOrder, PowerOrders, RetreatRule
+from pbem.rulesets.axis_allies.combat.raids import resolve_bombing_raid, resolve_rocket_strike
 from pbem.rulesets.axis_allies.combat.resolve import resolve_battle, takes_territory
 from pbem.rulesets.axis_allies import edition
 from pbem.rulesets.axis_allies.edition import Edition

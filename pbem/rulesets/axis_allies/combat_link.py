@@ -1,8 +1,8 @@
-"""The bridge to the combat module: the position's units become battle pieces, the orders become
+"""The bridge to the combat package: the position's units become battle pieces, the orders become
 battle decisions, and the battle's result goes back onto the board.
 
-`combat.py` throws the dice of battles, bombing raids and rocket strikes and knows nothing of the
-map or the turn; this module knows nothing of dice. See docs/combat-api.md.
+The combat package (`combat/`) throws the dice of battles, bombing raids and rocket strikes and
+knows nothing of the map or the turn; this module knows nothing of dice. See docs/combat-api.md.
 """
 
 from __future__ import annotations
@@ -10,13 +10,14 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from pbem.rulesets.axis_allies import combat, odds
+from pbem.rulesets.axis_allies import odds
+from pbem.rulesets.axis_allies.capture import take_territory
 from pbem.rulesets.axis_allies.combat.battle import Battle as CombatBattle, Piece
 from pbem.rulesets.axis_allies.combat.casualties import casualty_policies
 from pbem.rulesets.axis_allies.combat.decisions import BattleOrders, CasualtyOrder, PowerOrders, RetreatRule
+from pbem.rulesets.axis_allies.combat.raids import RaidChoices, resolve_bombing_raid, resolve_rocket_strike
 from pbem.rulesets.axis_allies.combat.resolve import BattleResult, resolve_battle, takes_territory
 from pbem.rulesets.axis_allies.combat.volleys import aa_volley
-from pbem.rulesets.axis_allies.capture import take_territory
 from pbem.rulesets.axis_allies.convoys import take_convoy
 from pbem.rulesets.axis_allies.context import NEVER_CASUALTIES, Battle, Outcome, Turn
 from pbem.rulesets.axis_allies.orders import BattleDecisions
@@ -242,7 +243,7 @@ def run_raid(turn: Turn, territory: str, raiders: list[Unit]) -> None:
     interceptors = [_raid_piece(u) for u in _interceptors(turn, territory, raiders)] if rules.raid_escorts else []
     choices = _raid_choices(turn, territory, bombers + escorts, interceptors) if rules.raid_escorts else None
     aa_owner = turn.aa_gun_owner(territory)
-    result = combat.resolve_bombing_raid(
+    result = resolve_bombing_raid(
         territory, bombers, victim, board.ipc(territory) if rules.raid_cap_per_bomber else None,
         pos.treasury.get(victim, 0), turn.roll, aa_gun=aa_owner, developments=_developments(turn), battle=None,
         escorts=escorts, interceptors=interceptors, choices=choices)
@@ -288,7 +289,7 @@ def _interceptors(turn: Turn, territory: str, raiders: list[Unit]) -> list[Unit]
 
 
 def _raid_choices(turn: Turn, territory: str, raiders: list[Piece],
-                  interceptors: list[Piece]) -> combat.RaidChoices:
+                  interceptors: list[Piece]) -> RaidChoices:
     """Who picks the losses of the raid's air battle: the attacker's casualty order its raiders (for
     the AA gun too with `aa_casualties` attacker_chooses), the interceptors' own standing orders the
     interceptors the escorts hit (ruling `escort_hit_choice`), allies sharing as in a battle."""
@@ -303,13 +304,13 @@ def _raid_choices(turn: Turn, territory: str, raiders: list[Piece],
         # the defender takes the aircraft that do the damage first: bombers, then escorts
         aa = replace(aa, orders={turn.power: CasualtyOrder(("bomber", "fighter"),
                                                             label="the defender's pick: bombers first")})
-    return combat.RaidChoices(aa, policies["attacker"], policies["defender"])
+    return RaidChoices(aa, policies["attacker"], policies["defender"])
 
 
 def run_rocket(turn: Turn, origin: str, target: str, victim: str) -> None:
     """One AA gun's rocket strike at the complex in `target`."""
     pos = turn.pos
-    result = combat.resolve_rocket_strike(origin, target, turn.power, victim, turn.board.ipc(target),
-                                          pos.treasury.get(victim, 0), turn.roll)
+    result = resolve_rocket_strike(origin, target, turn.power, victim, turn.board.ipc(target),
+                                   pos.treasury.get(victim, 0), turn.roll)
     pos.treasury[victim] = pos.treasury.get(victim, 0) - result.paid
     turn.log.add(**dict(result.event))
