@@ -1,4 +1,4 @@
-"""Europe's own battle steps at the level of combat.py's functions (the worked examples are in
+"""Europe's own battle steps at the level of the combat package's functions (the worked examples are in
 tests/catalogue/aa-europe/battles/): what the edition data switches on, and what it refuses."""
 
 from __future__ import annotations

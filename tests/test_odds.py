@@ -96,7 +96,7 @@ def _end(board: Board, rules: CombatRules) -> tuple:
 
 
 def brute_force(b: Battle, orders: BattleOrders) -> tuple[dict[tuple, float], float]:
-    """Every die of every round, through combat.fight_round; returns P(end) and E[rounds]."""
+    """Every die of every round, through rounds.fight_round; returns P(end) and E[rounds]."""
     last = max(2, orders.retreat.after_round or 1) - 1  # rounds fought beyond this behave alike
     solved: dict[tuple, tuple[dict[tuple, float], float]] = {}
 

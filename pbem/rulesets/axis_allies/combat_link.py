@@ -128,7 +128,7 @@ def _log_rulings(turn: Turn, battle: CombatBattle) -> None:
         turn.ruling("aa_casualties")
 
 def run_battle(turn: Turn, b: Battle) -> None:
-    """Fight one battle with the combat module and carry out its result."""
+    """Fight one battle with the combat package and carry out its result."""
     pos, board = turn.pos, turn.board
     fighting = {u.id for u in b.attackers} | {u.id for u in b.defenders if u.type not in NEVER_CASUALTIES}
     attackers = [_piece(turn, u, fighting) for u in b.attackers]

@@ -3,7 +3,7 @@
 The gun of a hostile territory fires at aircraft that fly over it in the combat move, and at
 aircraft that fought flying back over it; only one gun per territory fires, however many stand
 there. Who fires how many dice, and which aircraft the hits destroy (the owner's choice: its
-`casualty_order`, else the default order), are the combat module's rules; this module only finds
+`casualty_order`, else the default order), are the combat package's rules; this module only finds
 the guns on the path, in path order.
 """
 

@@ -1,5 +1,5 @@
-"""`pbem odds` for an Axis & Allies edition: a battle as a player types it becomes combat.py's Battle and
-BattleOrders, and the odds of odds.py become plain data.
+"""`pbem odds` for an Axis & Allies edition: a battle as a player types it becomes the combat package's
+Battle and BattleOrders, and the odds of odds.py become plain data.
 
 Names are read with the tables the orders use (units.py, board.py), so `tanks`, `armour`, `AA gun`,
 `bb`, `jets` or `Soviet Union` mean here what they mean in an orders file, and an unknown name gets
