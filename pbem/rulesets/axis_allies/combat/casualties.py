@@ -15,6 +15,7 @@ from pbem.rulesets.axis_allies.combat.battle import Battle, CombatRules, Piece, 
 from pbem.rulesets.axis_allies.combat.decisions import DEFAULT_ORDER, BattleOrders, CasualtyOrder
 from pbem.rulesets.axis_allies.combat.volleys import is_target
 
+
 @dataclass(frozen=True)
 class CasualtyPolicy:
     """How one side's casualties are picked in a battle (built by :func:`casualty_policies`).

@@ -22,6 +22,7 @@ from pbem.rulesets.axis_allies.combat.volleys import (
     submarine_volleys,
 )
 
+
 def _with_cargo(pieces: Iterable[Piece]) -> list[Piece]:
     return [q for p in pieces for q in (p, *p.cargo)]
 

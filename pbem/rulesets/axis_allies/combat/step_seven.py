@@ -16,6 +16,7 @@ from pbem.rulesets.axis_allies.combat.volleys import (
     attack_volleys, can_fire, can_hurt, defence_volleys, firepower, has_destroyer, submarine_volleys,
 )
 
+
 def transports_only(pieces: Sequence[Piece]) -> bool:
     """Whether every unit left is a transport (which must survive a defender volley first)."""
     return bool(pieces) and all(p.type == "transport" for p in pieces)

@@ -16,6 +16,7 @@ from typing import Literal
 
 from pbem.rulesets.axis_allies.combat.battle import KINDS, Battle, CombatRules, Piece, Side, Target, by_power
 
+
 @dataclass(frozen=True)
 class Volley:
     """Dice rolled together: one unit type of one power in one step.
