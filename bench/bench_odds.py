@@ -71,16 +71,16 @@ class Engine:
     def __init__(self, root: Path) -> None:
         self.root = root
         sys.path.insert(0, str(root))
-        self.combat = importlib.import_module("pbem.rulesets.axis_allies.combat")
+        self.combat_battle = importlib.import_module("pbem.rulesets.axis_allies.combat.battle")
         self.odds = importlib.import_module("pbem.rulesets.axis_allies.odds")
         self.rules = importlib.import_module("pbem.rulesets.axis_allies").edition("aa-revised").combat
 
     def battle(self, attackers: dict, defenders: dict, sea: bool, aa_gun: bool):
-        make = self.combat.make_pieces
-        return self.combat.Battle("b1", "SZ 5" if sea else "Karelia S.S.R.", "sea" if sea else "land", "germany",
-                                  make(self.rules, {"germany": attackers}),
-                                  make(self.rules, {"ussr": defenders}, 10_000),
-                                  aa_gun="ussr" if aa_gun else None, rules=self.rules)
+        make = self.combat_battle.make_pieces
+        return self.combat_battle.Battle("b1", "SZ 5" if sea else "Karelia S.S.R.", "sea" if sea else "land", "germany",
+                                         make(self.rules, {"germany": attackers}),
+                                         make(self.rules, {"ussr": defenders}, 10_000),
+                                         aa_gun="ussr" if aa_gun else None, rules=self.rules)
 
     def process(self, attackers: dict, defenders: dict, sea: bool, aa_gun: bool) -> float:
         command = [sys.executable, "-m", "pbem.cli", "odds", "--attacker", listed(attackers),

@@ -277,7 +277,8 @@ def test_aliases_are_unambiguous() -> None:
 def test_the_battle_engine_uses_the_unit_table_and_the_board() -> None:
     # The battle numbers, turn order and sides come from the edition's data; where each unit type
     # fights is the family's, and must agree with the unit table.
-    from pbem.rulesets.axis_allies import combat, edition
+    from pbem.rulesets.axis_allies import edition
+    from pbem.rulesets.axis_allies.combat.battle import KINDS
 
     revised = edition("aa-revised")
     rules, table = revised.combat, revised.units
@@ -285,7 +286,7 @@ def test_the_battle_engine_uses_the_unit_table_and_the_board() -> None:
     for unit, profile in rules.units.items():
         assert (profile.cost, profile.attack, profile.defence) == UNIT_TABLE[unit][:3], unit
         row = table[unit]
-        assert combat.KINDS[unit] == (row.cls if row.battle_board else "static"), unit
+        assert KINDS[unit] == (row.cls if row.battle_board else "static"), unit
     assert rules.turn_order == TURN_ORDER_TUPLE
     assert dict(rules.side_of) == {p["id"]: p["side"] for p in board()["powers"]}
     assert rules.cargo == {"transport": {"infantry", "artillery", "tank", "aa_gun"}, "carrier": {"fighter"}}

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from pbem.rulesets.axis_allies.combat import (
-    BattleOrders, CasualtyOrder, Piece, PowerOrders, RetreatRule, count_by_power, make_pieces,
-    resolve_battle, resolve_bombing_raid, resolve_rocket_strike, takes_territory,
-)
-from pbem.rulesets.axis_allies import combat, edition
+from pbem.rulesets.axis_allies.combat.battle import Battle, CombatRules, Piece, count_by_power, make_pieces
+from pbem.rulesets.axis_allies.combat.decisions import BattleOrders, CasualtyOrder, PowerOrders, RetreatRule
+from pbem.rulesets.axis_allies.combat.raids import resolve_bombing_raid, resolve_rocket_strike
+from pbem.rulesets.axis_allies.combat.resolve import resolve_battle, takes_territory
+from pbem.rulesets.axis_allies import edition
 from pbem.rulesets.axis_allies.edition import Edition
 
 CATALOGUE = Path(__file__).parent / "catalogue"
@@ -64,7 +64,7 @@ def battle_orders(spec: dict) -> BattleOrders:
         else BattleOrders().enemy_casualties)
 
 
-def load(rules: combat.CombatRules, pieces: list[Piece], cargo: list[dict], first_id: int) -> list[Piece]:
+def load(rules: CombatRules, pieces: list[Piece], cargo: list[dict], first_id: int) -> list[Piece]:
     """Put each cargo entry aboard the next empty transport or carrier of that owner."""
     pieces = list(pieces)
     for entry in cargo:
@@ -77,7 +77,7 @@ def load(rules: combat.CombatRules, pieces: list[Piece], cargo: list[dict], firs
     return pieces
 
 
-def build_battle(spec: dict, ed: Edition) -> combat.Battle:
+def build_battle(spec: dict, ed: Edition) -> Battle:
     """The case's battle; options the case does not set take the edition's defaults.
     ``stranded_fighters: n``: the first n attacking pieces (list the fighters first) have no
     movement left."""
@@ -87,7 +87,7 @@ def build_battle(spec: dict, ed: Edition) -> combat.Battle:
     defenders = make_pieces(rules, spec.get("defenders", {}), 101)
     cargo = spec.get("cargo", {})
     bombarding = make_pieces(rules, {spec["attacker"]: spec["bombarding"]}, 301) if spec.get("bombarding") else []
-    return combat.Battle(
+    return Battle(
         spec.get("id", "b1"), spec["space"], spec["kind"], spec["attacker"],
         load(rules, attackers, cargo.get("attackers", []), 201), load(rules, defenders, cargo.get("defenders", []), 251),
         spec.get("aa_gun"), bombarding, spec.get("amphibious", False),

@@ -8,18 +8,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem.rulesets.axis_allies.combat import (
-    BattleOrders, CasualtyOrder, Piece, PowerOrders, RetreatRule, attack_volleys,
-    casualty_policies, casualty_ranking, check_battle, defence_volleys, make_pieces, resolve_battle,
-    take_casualties,
-)
+from pbem.rulesets.axis_allies.combat.battle import Battle as CombatBattle, Piece, check_battle, make_pieces
+from pbem.rulesets.axis_allies.combat.casualties import casualty_policies, casualty_ranking, take_casualties
+from pbem.rulesets.axis_allies.combat.decisions import BattleOrders, CasualtyOrder, PowerOrders, RetreatRule
+from pbem.rulesets.axis_allies.combat.resolve import resolve_battle
+from pbem.rulesets.axis_allies.combat.volleys import attack_volleys, defence_volleys
 from functools import partial
 from pbem.rulesets.axis_allies import edition
-from pbem.rulesets.axis_allies import combat
 
 REVISED = edition("aa-revised")
 RULES = REVISED.combat
-Battle = partial(combat.Battle, rules=RULES)  # a battle under the Revised rules
+Battle = partial(CombatBattle, rules=RULES)  # a battle under the Revised rules
 
 LAND = ("infantry", "artillery", "tank", "fighter", "bomber")
 SEA = ("battleship", "destroyer", "carrier", "transport", "submarine", "fighter", "bomber")

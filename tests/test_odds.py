@@ -8,18 +8,19 @@ from collections import defaultdict
 
 import pytest
 
-from pbem.rulesets.axis_allies.combat import (
-    BattleOrders, Board, CasualtyOrder, Piece, PowerOrders, RetreatRule, Volley, battle_winner,
-    count_units, fight_round, make_pieces, resolve_battle,
-)
+from pbem.rulesets.axis_allies.combat.battle import Battle as CombatBattle, CombatRules, Piece, count_units, make_pieces
+from pbem.rulesets.axis_allies.combat.decisions import BattleOrders, CasualtyOrder, PowerOrders, RetreatRule
+from pbem.rulesets.axis_allies.combat.resolve import battle_winner, resolve_battle
+from pbem.rulesets.axis_allies.combat.rounds import Board, fight_round
+from pbem.rulesets.axis_allies.combat.volleys import Volley
 from pbem.rulesets.axis_allies.odds import BattleTooLarge, Odds, battle_luck, battle_odds, hit_distribution, simulate
 from functools import partial
 from pbem.rulesets.axis_allies import edition
-from pbem.rulesets.axis_allies import combat, odds, odds_sweep
+from pbem.rulesets.axis_allies import odds, odds_sweep
 
 REVISED = edition("aa-revised")
 RULES = REVISED.combat
-Battle = partial(combat.Battle, rules=RULES)  # a battle under the Revised rules
+Battle = partial(CombatBattle, rules=RULES)  # a battle under the Revised rules
 
 
 def battle(kind, attacker, attackers, defenders, **kw) -> Battle:
@@ -87,7 +88,7 @@ def _units(pieces) -> tuple:
     return tuple(sorted((p.type, p.owner, p.damaged, tuple((c.type, c.owner) for c in p.cargo)) for p in pieces))
 
 
-def _end(board: Board, rules: combat.CombatRules) -> tuple:
+def _end(board: Board, rules: CombatRules) -> tuple:
     left_a = board.attackers + board.retreated + board.submerged["attacker"]
     left_d = board.defenders + board.submerged["defender"]
     return (battle_winner(board.attackers, board.defenders), tuple(count_units(rules, left_a).items()),
@@ -95,7 +96,7 @@ def _end(board: Board, rules: combat.CombatRules) -> tuple:
 
 
 def brute_force(b: Battle, orders: BattleOrders) -> tuple[dict[tuple, float], float]:
-    """Every die of every round, through combat.fight_round; returns P(end) and E[rounds]."""
+    """Every die of every round, through rounds.fight_round; returns P(end) and E[rounds]."""
     last = max(2, orders.retreat.after_round or 1) - 1  # rounds fought beyond this behave alike
     solved: dict[tuple, tuple[dict[tuple, float], float]] = {}
 
@@ -153,11 +154,11 @@ def _ends(odds: Odds) -> dict[tuple, float]:
 EUROPE = edition("aa-europe").combat
 
 
-def europe(kind, attacker, attackers, defenders, **kw) -> combat.Battle:
+def europe(kind, attacker, attackers, defenders, **kw) -> CombatBattle:
     """A battle under Europe's steps (first strike by attackers only, submerging instead of firing,
     aircraft that need a destroyer to hit submarines, bombarded units that fire back)."""
-    return combat.Battle("b1", "X", kind, attacker, make_pieces(EUROPE, attackers), make_pieces(EUROPE, defenders, 100),
-                         aa_casualties="attacker_chooses", rules=EUROPE, **kw)
+    return CombatBattle("b1", "X", kind, attacker, make_pieces(EUROPE, attackers), make_pieces(EUROPE, defenders, 100),
+                        aa_casualties="attacker_chooses", rules=EUROPE, **kw)
 
 
 EUROPE_SMALL = {  # Europe's own steps, every die enumerated through fight_round
@@ -244,16 +245,16 @@ EUROPE_MEDIUM = {
 }
 
 
-def side(rules: combat.CombatRules, power: str, mix: dict[str, int], n: int, first_id: int) -> list[Piece]:
+def side(rules: CombatRules, power: str, mix: dict[str, int], n: int, first_id: int) -> list[Piece]:
     """``n`` units of ``power`` in the proportions of ``mix`` (the rounding goes to its first type)."""
     counts = {unit: k * n // sum(mix.values()) for unit, k in mix.items()}
     counts[next(iter(mix))] += n - sum(counts.values())
     return make_pieces(rules, {power: counts}, first_id)
 
 
-def large(rules: combat.CombatRules, kind: str, attack: dict, defence: dict, n: int, **kw) -> combat.Battle:
-    return combat.Battle("b1", "X", kind, "germany", side(rules, "germany", attack, n, 1),
-                         side(rules, "uk", defence, n, 10_000), rules=rules, **kw)
+def large(rules: CombatRules, kind: str, attack: dict, defence: dict, n: int, **kw) -> CombatBattle:
+    return CombatBattle("b1", "X", kind, "germany", side(rules, "germany", attack, n, 1),
+                        side(rules, "uk", defence, n, 10_000), rules=rules, **kw)
 
 
 LAND_ATTACK = {"infantry": 6, "artillery": 3, "tank": 3}
@@ -376,14 +377,14 @@ def test_luck_ranks_a_retreat_by_what_was_saved(walk: str) -> None:
 
 # --- the engine before issue 13 --------------------------------------------------------------------
 
-def revised(kind: str, attackers: dict, defenders: dict, **kw) -> combat.Battle:
-    return combat.Battle("b1", "X", kind, "germany", make_pieces(RULES, {"germany": attackers}),
-                         make_pieces(RULES, defenders, 1000), rules=RULES, **kw)
+def revised(kind: str, attackers: dict, defenders: dict, **kw) -> CombatBattle:
+    return CombatBattle("b1", "X", kind, "germany", make_pieces(RULES, {"germany": attackers}),
+                        make_pieces(RULES, defenders, 1000), rules=RULES, **kw)
 
 
-def europe_battle(kind: str, attackers: dict, defenders: dict, **kw) -> combat.Battle:
-    return combat.Battle("b1", "X", kind, "germany", make_pieces(EUROPE, {"germany": attackers}),
-                         make_pieces(EUROPE, defenders, 1000), aa_casualties="attacker_chooses", rules=EUROPE, **kw)
+def europe_battle(kind: str, attackers: dict, defenders: dict, **kw) -> CombatBattle:
+    return CombatBattle("b1", "X", kind, "germany", make_pieces(EUROPE, {"germany": attackers}),
+                        make_pieces(EUROPE, defenders, 1000), aa_casualties="attacker_chooses", rules=EUROPE, **kw)
 
 
 # P(attacker wins), P(defender holds), P(draw), P(retreat), E[rounds] as the engine before issue 13

@@ -1,6 +1,6 @@
 """Phase 4, conduct combat: which battles there are, in which order, and what follows from each.
 
-The dice of a battle are thrown by the combat module (`combat.py`); this module decides what it is
+The dice of a battle are thrown by the combat package (`combat/`); this module decides what it is
 given (the space, the attacking and defending units, the bombarding ships, the attacker's and the
 defenders' decisions) and carries out what it returns: casualties, retreats, submerged submarines,
 captured territory, cargo lost with its transport, fighters of a sunk defending carrier.

@@ -1,8 +1,8 @@
-"""The bridge to the combat module: the position's units become battle pieces, the orders become
+"""The bridge to the combat package: the position's units become battle pieces, the orders become
 battle decisions, and the battle's result goes back onto the board.
 
-`combat.py` throws the dice of battles, bombing raids and rocket strikes and knows nothing of the
-map or the turn; this module knows nothing of dice. See docs/combat-api.md.
+The combat package (`combat/`) throws the dice of battles, bombing raids and rocket strikes and
+knows nothing of the map or the turn; this module knows nothing of dice. See docs/combat-api.md.
 """
 
 from __future__ import annotations
@@ -10,8 +10,14 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from pbem.rulesets.axis_allies import combat, odds
+from pbem.rulesets.axis_allies import odds
 from pbem.rulesets.axis_allies.capture import take_territory
+from pbem.rulesets.axis_allies.combat.battle import Battle as CombatBattle, Piece
+from pbem.rulesets.axis_allies.combat.casualties import casualty_policies
+from pbem.rulesets.axis_allies.combat.decisions import BattleOrders, CasualtyOrder, PowerOrders, RetreatRule
+from pbem.rulesets.axis_allies.combat.raids import RaidChoices, resolve_bombing_raid, resolve_rocket_strike
+from pbem.rulesets.axis_allies.combat.resolve import BattleResult, resolve_battle, takes_territory
+from pbem.rulesets.axis_allies.combat.volleys import aa_volley
 from pbem.rulesets.axis_allies.convoys import take_convoy
 from pbem.rulesets.axis_allies.context import NEVER_CASUALTIES, Battle, Outcome, Turn
 from pbem.rulesets.axis_allies.orders import BattleDecisions
@@ -22,10 +28,10 @@ from pbem.rulesets.axis_allies.stranded_fighters import rehouse_carrier_fighters
 
 # --- pieces ----------------------------------------------------------------------------------
 
-def _piece(turn: Turn, unit: Unit, fighting: set[int]) -> combat.Piece:
+def _piece(turn: Turn, unit: Unit, fighting: set[int]) -> Piece:
     """A unit as a battle piece, with what it carries that does not fight (its cargo)."""
-    cargo = tuple(combat.Piece(c.id, c.type, c.owner) for c in turn.pos.cargo_of(unit) if c.id not in fighting)
-    return combat.Piece(unit.id, unit.type, unit.owner, damaged=unit.damage > 0, cargo=cargo)
+    cargo = tuple(Piece(c.id, c.type, c.owner) for c in turn.pos.cargo_of(unit) if c.id not in fighting)
+    return Piece(unit.id, unit.type, unit.owner, damaged=unit.damage > 0, cargo=cargo)
 
 
 def _developments(turn: Turn) -> dict[str, frozenset[str]]:
@@ -35,14 +41,14 @@ def _developments(turn: Turn) -> dict[str, frozenset[str]]:
 # --- decisions -------------------------------------------------------------------------------
 
 def _casualty_order(types: list[str] | None, label: str, damage_first: bool = True,
-                    keep_land_unit: bool = True) -> combat.CasualtyOrder:
+                    keep_land_unit: bool = True) -> CasualtyOrder:
     if types:
-        return combat.CasualtyOrder(tuple(types), damage_first, keep_land_unit, label)
-    return combat.CasualtyOrder(damage_battleships_first=damage_first, keep_land_unit=keep_land_unit)
+        return CasualtyOrder(tuple(types), damage_first, keep_land_unit, label)
+    return CasualtyOrder(damage_battleships_first=damage_first, keep_land_unit=keep_land_unit)
 
 
 def battle_orders(turn: Turn, battle: Battle, may_retreat: bool, retreat_to: str | None,
-                  defending: set[str]) -> combat.BattleOrders:
+                  defending: set[str]) -> BattleOrders:
     """The attacker's decisions for this battle and each defender's standing orders.
 
     `may_retreat`: the retreat rule of the orders still applies; `retreat_to`: where land and sea
@@ -57,16 +63,16 @@ def battle_orders(turn: Turn, battle: Battle, may_retreat: bool, retreat_to: str
         types, label = None, ""
         turn.default("casualty order in its battles", "the cheapest unit first", "the orders give no casualty_order",
                      once=True)
-    attacker = combat.PowerOrders(
+    attacker = PowerOrders(
         _casualty_order(types, label, d.damage_battleships_first if d else True, d.keep_land_unit if d else True),
         d.submerge if d else "never")  # type: ignore[arg-type]
-    defenders: dict[str, combat.PowerOrders] = {}
+    defenders: dict[str, PowerOrders] = {}
     for power in sorted(defending, key=turn.board.power_order):
         standing = turn.standing.get(power)
         if standing is None:
             turn.default("casualty order when defending", "the cheapest unit first",
                          f"{turn.board.power_names[power]} has no standing orders", power=power, once=True)
-            defenders[power] = combat.PowerOrders()
+            defenders[power] = PowerOrders()
             continue
         override = standing.spaces.get(space)
         types = (override.casualty_order if override and override.casualty_order else standing.casualty_order)
@@ -74,15 +80,15 @@ def battle_orders(turn: Turn, battle: Battle, may_retreat: bool, retreat_to: str
                         is not None else standing.damage_battleships_first)
         submerge = override.submerge if override and override.submerge else standing.submerge
         label = "standing orders" + (f" for {space}" if override and override.casualty_order else "")
-        defenders[power] = combat.PowerOrders(_casualty_order(types, label, damage_first, False),
-                                              submerge, standing.shared_casualties)  # type: ignore[arg-type]
-    retreat = combat.RetreatRule()
+        defenders[power] = PowerOrders(_casualty_order(types, label, damage_first, False),
+                                       submerge, standing.shared_casualties)  # type: ignore[arg-type]
+    retreat = RetreatRule()
     if d is not None and d.retreat is not None and may_retreat:
-        retreat = combat.RetreatRule(d.retreat.after_round, d.retreat.below_units, d.retreat.when_weaker, retreat_to)
-    enemy = combat.CasualtyOrder(label="pick of the defenders' losses, cheapest first")
+        retreat = RetreatRule(d.retreat.after_round, d.retreat.below_units, d.retreat.when_weaker, retreat_to)
+    enemy = CasualtyOrder(label="pick of the defenders' losses, cheapest first")
     if d is not None and d.enemy_casualties:
-        enemy = combat.CasualtyOrder(tuple(d.enemy_casualties), label=f"pick of the defenders' losses in {space}")
-    return combat.BattleOrders(attacker, defenders, retreat, enemy)
+        enemy = CasualtyOrder(tuple(d.enemy_casualties), label=f"pick of the defenders' losses in {space}")
+    return BattleOrders(attacker, defenders, retreat, enemy)
 
 
 # --- a battle --------------------------------------------------------------------------------
@@ -102,7 +108,7 @@ def _stranded(turn: Turn, b: Battle) -> frozenset[int]:
     return frozenset(u.id for u in b.attackers if u.type == "fighter" and u.movement_left == 0)
 
 
-def _log_rulings(turn: Turn, battle: combat.Battle) -> None:
+def _log_rulings(turn: Turn, battle: CombatBattle) -> None:
     """The rulings of the edition's own battle steps that this battle uses (an edition whose
     steps are Revised's logs none of them)."""
     rules = battle.rules
@@ -118,18 +124,18 @@ def _log_rulings(turn: Turn, battle: combat.Battle) -> None:
         turn.ruling("allied_ships_in_attacked_zone")
     if battle.stranded:
         turn.ruling("fighter_no_retreat")
-    if battle.aa_casualties is not None and combat.aa_volley(battle, battle.attackers):
+    if battle.aa_casualties is not None and aa_volley(battle, battle.attackers):
         turn.ruling("aa_casualties")
 
 def run_battle(turn: Turn, b: Battle) -> None:
-    """Fight one battle with the combat module and carry out its result."""
+    """Fight one battle with the combat package and carry out its result."""
     pos, board = turn.pos, turn.board
     fighting = {u.id for u in b.attackers} | {u.id for u in b.defenders if u.type not in NEVER_CASUALTIES}
     attackers = [_piece(turn, u, fighting) for u in b.attackers]
     bystanders = [_piece(turn, u, fighting) for u in b.bystanders]
     defenders = [_piece(turn, u, fighting) for u in b.defenders if u.type not in NEVER_CASUALTIES]
     aa_owner = turn.aa_gun_owner(b.space) if board.is_land(b.space) else None
-    bombarding = [combat.Piece(u.id, u.type, u.owner) for u in b.bombarding]
+    bombarding = [Piece(u.id, u.type, u.owner) for u in b.bombarding]
     if bombarding:
         turn.ruling("bombardment_targets")
     retreat_to, may_retreat = None, False
@@ -141,7 +147,7 @@ def run_battle(turn: Turn, b: Battle) -> None:
         else:
             turn.default(f"retreat from {b.space}", "no retreat",
                          f"{b.decisions.retreat.to} is no longer a friendly space the attackers came from")
-    battle = combat.Battle(
+    battle = CombatBattle(
         b.id, b.space, "land" if board.is_land(b.space) else "sea", turn.power, tuple(attackers), tuple(defenders),
         aa_gun=aa_owner, bombarding=tuple(bombarding), amphibious=b.kind.startswith("amphibious"),
         developments=_developments(turn), bombardment_targets=turn.opt("bombardment_targets"),
@@ -149,7 +155,7 @@ def run_battle(turn: Turn, b: Battle) -> None:
         bystanders=tuple(bystanders), stranded=_stranded(turn, b), rules=turn.edition.combat)
     orders = battle_orders(turn, b, may_retreat, retreat_to, {p.owner for p in defenders})
     _log_rulings(turn, battle)
-    result = combat.resolve_battle(battle, orders, turn.roll)
+    result = resolve_battle(battle, orders, turn.roll)
     for u in b.attackers + b.bombarding:
         u.fought = True
     for side in ("attacker", "defender"):
@@ -176,7 +182,7 @@ def run_battle(turn: Turn, b: Battle) -> None:
             pos.move_unit(unit, retreat_to)
     won = result.winner == "attacker"
     captured = False
-    if won and combat.takes_territory(battle, result.attackers):
+    if won and takes_territory(battle, result.attackers):
         holder = pos.control.get(b.space)
         captured = holder is not None and board.enemies(holder, turn.power)
     events = [dict(e) for e in result.events]
@@ -203,7 +209,7 @@ odds were not computed rather than hold up the turn. Counting steps, not seconds
 event log the same everywhere."""
 
 
-def battle_luck(battle: combat.Battle, orders: combat.BattleOrders, result: combat.BattleResult) -> dict:
+def battle_luck(battle: CombatBattle, orders: BattleOrders, result: BattleResult) -> dict:
     """The ``odds`` field of a battle_end event: the attacker's chances before the battle under
     the orders it was fought with, and the share of the outcomes that were this good or better
     for the attacker (see odds.py's ``Luck``), rounded so that events.jsonl is byte-stable."""
@@ -237,7 +243,7 @@ def run_raid(turn: Turn, territory: str, raiders: list[Unit]) -> None:
     interceptors = [_raid_piece(u) for u in _interceptors(turn, territory, raiders)] if rules.raid_escorts else []
     choices = _raid_choices(turn, territory, bombers + escorts, interceptors) if rules.raid_escorts else None
     aa_owner = turn.aa_gun_owner(territory)
-    result = combat.resolve_bombing_raid(
+    result = resolve_bombing_raid(
         territory, bombers, victim, board.ipc(territory) if rules.raid_cap_per_bomber else None,
         pos.treasury.get(victim, 0), turn.roll, aa_gun=aa_owner, developments=_developments(turn), battle=None,
         escorts=escorts, interceptors=interceptors, choices=choices)
@@ -252,8 +258,8 @@ def run_raid(turn: Turn, territory: str, raiders: list[Unit]) -> None:
     turn.log.extend([dict(e) for e in result.events])
 
 
-def _raid_piece(u: Unit) -> combat.Piece:
-    return combat.Piece(u.id, u.type, u.owner)
+def _raid_piece(u: Unit) -> Piece:
+    return Piece(u.id, u.type, u.owner)
 
 
 def _interceptors(turn: Turn, territory: str, raiders: list[Unit]) -> list[Unit]:
@@ -282,29 +288,29 @@ def _interceptors(turn: Turn, territory: str, raiders: list[Unit]) -> list[Unit]
     return chosen
 
 
-def _raid_choices(turn: Turn, territory: str, raiders: list[combat.Piece],
-                  interceptors: list[combat.Piece]) -> combat.RaidChoices:
+def _raid_choices(turn: Turn, territory: str, raiders: list[Piece],
+                  interceptors: list[Piece]) -> RaidChoices:
     """Who picks the losses of the raid's air battle: the attacker's casualty order its raiders (for
     the AA gun too with `aa_casualties` attacker_chooses), the interceptors' own standing orders the
     interceptors the escorts hit (ruling `escort_hit_choice`), allies sharing as in a battle."""
     link = Battle(f"raid-{territory}", territory, "land", turn.power, [], [],
                   decisions=turn.orders.battles.get(territory))
-    battle = combat.Battle(link.id, territory, "land", turn.power, tuple(raiders), tuple(interceptors),
-                           rules=turn.edition.combat)
+    battle = CombatBattle(link.id, territory, "land", turn.power, tuple(raiders), tuple(interceptors),
+                          rules=turn.edition.combat)
     orders = battle_orders(turn, link, False, None, {p.owner for p in interceptors})
-    policies = combat.casualty_policies(battle, orders)
+    policies = casualty_policies(battle, orders)
     aa = policies["attacker"]
     if turn.opt("aa_casualties") == "defender_chooses":
         # the defender takes the aircraft that do the damage first: bombers, then escorts
-        aa = replace(aa, orders={turn.power: combat.CasualtyOrder(("bomber", "fighter"),
-                                                                   label="the defender's pick: bombers first")})
-    return combat.RaidChoices(aa, policies["attacker"], policies["defender"])
+        aa = replace(aa, orders={turn.power: CasualtyOrder(("bomber", "fighter"),
+                                                            label="the defender's pick: bombers first")})
+    return RaidChoices(aa, policies["attacker"], policies["defender"])
 
 
 def run_rocket(turn: Turn, origin: str, target: str, victim: str) -> None:
     """One AA gun's rocket strike at the complex in `target`."""
     pos = turn.pos
-    result = combat.resolve_rocket_strike(origin, target, turn.power, victim, turn.board.ipc(target),
-                                          pos.treasury.get(victim, 0), turn.roll)
+    result = resolve_rocket_strike(origin, target, turn.power, victim, turn.board.ipc(target),
+                                   pos.treasury.get(victim, 0), turn.roll)
     pos.treasury[victim] = pos.treasury.get(victim, 0) - result.paid
     turn.log.add(**dict(result.event))

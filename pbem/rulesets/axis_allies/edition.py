@@ -20,7 +20,7 @@ import yaml
 from pbem.core.ruleset import Option
 from pbem.core.words import Words
 from pbem.rulesets.axis_allies.board import Board
-from pbem.rulesets.axis_allies.combat import CombatRules
+from pbem.rulesets.axis_allies.combat.battle import CombatRules
 from pbem.rulesets.axis_allies.units import UnitTable
 
 DATA_PACKAGE = "pbem.rulesets.axis_allies"

@@ -3,13 +3,16 @@
 The gun of a hostile territory fires at aircraft that fly over it in the combat move, and at
 aircraft that fought flying back over it; only one gun per territory fires, however many stand
 there. Who fires how many dice, and which aircraft the hits destroy (the owner's choice: its
-`casualty_order`, else the default order), are the combat module's rules; this module only finds
+`casualty_order`, else the default order), are the combat package's rules; this module only finds
 the guns on the path, in path order.
 """
 
 from __future__ import annotations
 
-from pbem.rulesets.axis_allies import combat
+from pbem.rulesets.axis_allies.combat.battle import Battle, Piece
+from pbem.rulesets.axis_allies.combat.casualties import casualty_policies, take_casualties
+from pbem.rulesets.axis_allies.combat.decisions import BattleOrders, CasualtyOrder, PowerOrders
+from pbem.rulesets.axis_allies.combat.volleys import aa_volley
 from pbem.rulesets.axis_allies.context import Turn
 from pbem.rulesets.axis_allies.state import Unit
 
@@ -25,20 +28,18 @@ def flak(turn: Turn, aircraft: list[Unit], spaces: list[str]) -> None:
         gun_owner = turn.aa_gun_owner(space)
         if gun_owner is None:
             continue
-        pieces = tuple(combat.Piece(u.id, u.type, u.owner) for u in flying)
+        pieces = tuple(Piece(u.id, u.type, u.owner) for u in flying)
         # the flight as a one-step battle: the AA gun's volley and the owner's choice of losses
-        battle = combat.Battle("flak", space, "land", turn.power, pieces, (), aa_gun=gun_owner,
-                               rules=turn.edition.combat)
-        volley = combat.aa_volley(battle, pieces)
+        battle = Battle("flak", space, "land", turn.power, pieces, (), aa_gun=gun_owner, rules=turn.edition.combat)
+        volley = aa_volley(battle, pieces)
         if volley is None:
             continue
         order = turn.orders.casualty_order
-        casualties = combat.CasualtyOrder(tuple(order), label="casualty order") if order \
-            else combat.CasualtyOrder()
-        policy = combat.casualty_policies(battle, combat.BattleOrders(combat.PowerOrders(casualties)))["attacker"]
+        casualties = CasualtyOrder(tuple(order), label="casualty order") if order else CasualtyOrder()
+        policy = casualty_policies(battle, BattleOrders(PowerOrders(casualties)))["attacker"]
         dice = turn.roll(volley.dice)
         hits = sum(1 for d in dice if d <= volley.value)
-        shot = combat.take_casualties(pieces, hits, volley.target, policy)
+        shot = take_casualties(pieces, hits, volley.target, policy)
         lost = [turn.pos.units[p.id] for p in shot.killed]
         for u in lost:
             turn.pos.remove(u)

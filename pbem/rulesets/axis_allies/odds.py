@@ -1,8 +1,8 @@
 """Exact odds of a battle, and a seeded simulation to cross-check them (issue 4).
 
-:func:`battle_odds` runs the combat rules of ``combat.py`` - the same volley functions, casualty
-ranking and step-7 decision that :func:`~combat.resolve_battle` uses - with the dice replaced by
-exact hit-count distributions: a volley is a sum of Bernoulli(value/6) dice and a step's hits are
+:func:`battle_odds` runs the combat rules of the ``combat`` package - the same volley functions,
+casualty ranking and step-7 decision that :func:`~combat.resolve.resolve_battle` uses - with the dice
+replaced by exact hit-count distributions: a volley is a sum of Bernoulli(value/6) dice and a step's hits are
 the convolution of its volleys.
 
 The battle is a Markov chain over the states at the start of a round: (round bucket, attacking
@@ -28,11 +28,14 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from .combat import (
-    Battle, BattleOrders, BattleResult, CasualtyPolicy, Piece, Side, Target, Volley, aa_volley,
-    attack_volleys, battle_winner, bombardment_volleys, casualty_policies, casualty_ranking, check_battle,
-    CombatRules, count_units, defence_volleys, diving, has_destroyer, is_target, press_or_retreat,
-    resolve_battle, submarine_volleys, take_casualties, takes_territory, transports_only,
+from .combat.battle import Battle, CombatRules, Piece, Side, Target, check_battle, count_units
+from .combat.casualties import CasualtyPolicy, casualty_policies, casualty_ranking, take_casualties
+from .combat.decisions import BattleOrders
+from .combat.resolve import BattleResult, battle_winner, resolve_battle, takes_territory
+from .combat.step_seven import diving, press_or_retreat, transports_only
+from .combat.volleys import (
+    Volley, aa_volley, attack_volleys, bombardment_volleys, defence_volleys, has_destroyer, is_target,
+    submarine_volleys,
 )
 from .odds_sweep import BOARD, RETREATED, SUBMERGED, Sweep, TooManySteps, hit_distribution
 
@@ -88,7 +91,7 @@ class _Side:
     """The states one side passes through, interned as small integers.
 
     A state counts the side's units per class (type, owner, damaged, cargo, place): units of one
-    class are interchangeable under every rule of combat.py, so any pieces of those classes
+    class are interchangeable under every rule of the combat package, so any pieces of those classes
     stand for the state.
     """
 
@@ -119,7 +122,7 @@ class _Side:
         self.start = self.intern(tuple(counts))
 
     def _class_ranking(self) -> list[tuple[int, bool, Piece]]:
-        """combat.casualty_ranking of one unit of every class on the board, as (class, damaging,
+        """casualties.casualty_ranking of one unit of every class on the board, as (class, damaging,
         the unit), without keeping a land unit back.
 
         Units of a class are ranked next to each other (they differ only in their ids), so a
@@ -161,7 +164,7 @@ class _Side:
     def chain(self, sid: int, target: Target) -> list[int]:
         """The states after 0, 1, 2 ... hits of class ``target``, up to the last legal target.
 
-        Hits take the first legal entries of combat.casualty_ranking (as take_casualties does),
+        Hits take the first legal entries of casualties.casualty_ranking (as take_casualties does),
         and the ranking of what is left is the rest of the list, so one walk gives every count.
         """
         key = (sid, target)
@@ -191,7 +194,7 @@ class _Side:
         return self._chains[key]
 
     def take(self, sid: int, hits: tuple[tuple[Target, int], ...]) -> int:
-        """The state after hits of several classes (combat.take_casualties on the state's pieces)."""
+        """The state after hits of several classes (casualties.take_casualties on the state's pieces)."""
         key = (sid, hits)
         if key not in self._taken:
             lost = take_casualties(self.board[sid], dict(hits), "any", self.policy)
@@ -240,7 +243,7 @@ def revised_steps(rules: CombatRules) -> bool:
 
 
 def _outcomes(volleys: Sequence[Volley], targets: Sequence[Piece]) -> list[tuple[tuple[tuple[Target, int], ...], float]]:
-    """Every count of hits per target class of ``volleys`` with its chance; as combat._fire, a
+    """Every count of hits per target class of ``volleys`` with its chance; as rounds._fire, a
     volley with no legal target among ``targets`` is not rolled."""
     by_target: dict[Target, list[Volley]] = defaultdict(list)
     for v in volleys:

@@ -1,5 +1,5 @@
-"""`pbem odds` for an Axis & Allies edition: a battle as a player types it becomes combat.py's Battle and
-BattleOrders, and the odds of odds.py become plain data.
+"""`pbem odds` for an Axis & Allies edition: a battle as a player types it becomes the combat package's
+Battle and BattleOrders, and the odds of odds.py become plain data.
 
 Names are read with the tables the orders use (units.py, board.py), so `tanks`, `armour`, `AA gun`,
 `bb`, `jets` or `Soviet Union` mean here what they mean in an orders file, and an unknown name gets
@@ -16,10 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem.core.errors import InputError, Problem
-from pbem.rulesets.axis_allies.combat import (
-    KINDS, Battle, BattleOrders, CasualtyOrder, Piece, PowerOrders, RetreatRule, Side,
-    check_battle, count_units, make_pieces,
-)
+from pbem.rulesets.axis_allies.combat.battle import KINDS, Battle, Piece, Side, check_battle, count_units, make_pieces
+from pbem.rulesets.axis_allies.combat.decisions import BattleOrders, CasualtyOrder, PowerOrders, RetreatRule
 from pbem.rulesets.axis_allies.edition import Edition
 from pbem.rulesets.axis_allies.names import a, normalise
 from pbem.rulesets.axis_allies.odds import Odds, StepsNotCovered, battle_odds, simulate

@@ -18,7 +18,7 @@ every defender state holding probability - is handled at once (Sweep._round):
 This follows the steps of odds._Battle.round_blocks (Revised) and step_blocks (Europe), which
 walk the same chain one cell at a time for small battles (odds.CELL_WALK_UP_TO) and for the
 odds-only retreat rule; tests/test_odds.py checks both walks against every die enumerated
-through combat.fight_round, and against the figures of the engine before issue 13.
+through rounds.fight_round, and against the figures of the engine before issue 13.
 
 Rows are taken bucket by bucket, from the most attacking units left to the fewest: no round adds
 units, so a row's probability is complete when its turn comes, except for what it sends back to
@@ -41,10 +41,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .combat import (
-    RetreatRule, Volley, air_target, attack_volleys, can_fire, defence_volleys, diving, firepower, retreating,
-    submarine_volleys,
-)
+from .combat.decisions import RetreatRule
+from .combat.step_seven import diving, retreating
+from .combat.volleys import Volley, air_target, attack_volleys, can_fire, defence_volleys, firepower, submarine_volleys
 
 if TYPE_CHECKING:
     from .odds import _Battle, _Side
@@ -59,7 +58,7 @@ CELL_BY_HAND = 10_000
 thousand cells computed with numpy."""
 
 # What a side's units may hit (bits of a state's "fires at") and what it holds ("holds"); the
-# classes are combat.Target's.
+# classes are battle.Target's.
 _TARGETS = ("any", "sea", "air", "land", "not_submarine")
 _BIT = {target: 1 << i for i, target in enumerate(_TARGETS)}
 

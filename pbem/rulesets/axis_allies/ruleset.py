@@ -62,7 +62,7 @@ def _forces(state: dict[str, Any], costs: dict[str, int]) -> dict[str, dict[str,
 
 
 class AxisAllies(Ruleset):
-    """The rules of one Axis & Allies edition, everything except the dice of a battle (see combat.py)."""
+    """The rules of one Axis & Allies edition, everything except the dice of a battle (see combat/)."""
 
     schema_package = "pbem.rulesets.axis_allies.schemas"
 

@@ -3,7 +3,7 @@ names players may use for them.
 
 The movement rules ask `movement(type, developments)` for a unit's range, so the 2 extra spaces of
 Long-Range Aircraft live here and nowhere else. What developments change in a battle (Jet Fighters,
-Super Submarines, Heavy Bombers) is combat.py's business.
+Super Submarines, Heavy Bombers) is the combat package's business (combat/volleys.py).
 """
 
 from __future__ import annotations
