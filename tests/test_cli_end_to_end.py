@@ -471,6 +471,19 @@ def test_verify_fails_when_the_seed_is_altered(played_copy):
                    "does not hash to the state's dice commitment")
 
 
+DRAWN = ("map.png", "map-forum.png", "charts.png", "report.html")
+
+
+def test_verify_needs_neither_the_drawings_nor_the_html_report(played_copy):
+    """They can be drawn again from the facts, so the examples do not commit them: a game verifies
+    without them, its text reports compared too."""
+    for name in DRAWN:
+        (output_of(played_copy) / name).unlink()
+    for options in ((), ("--reports",)):
+        result = pbem("verify", played_copy, *options)
+        assert result.exit_code == 0, result.stderr
+
+
 # ---------------------------------------------------------------------------------------------
 # player text is escaped; the installed console script
 
@@ -620,8 +633,8 @@ BROKEN_GAME_FOLDERS = {
                          "game/start/state.yaml", "(document)", "file not found"),
     "turn_file_not_a_mapping": (lambda g: (g / "turns" / "00-note.yaml").write_text("- a list\n"),
                                 "game/turns/00-note.yaml:1", "(document)", "is not a mapping"),
-    "report_missing": (lambda g: (output_of(g) / "report.html").unlink(),
-                       "game/01-ussr/report.html", "(document)", "missing"),
+    "report_missing": (lambda g: (output_of(g) / "report.md").unlink(),
+                       "game/01-ussr/report.md", "(document)", "missing"),
 }
 
 

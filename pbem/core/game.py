@@ -17,7 +17,7 @@ from pbem.core.dice import CURRENT_SCHEME, commitment, new_chain_secret, turn_se
 from pbem.core.errors import InputError, Problem, display_path
 from pbem.core.files import MAX_INPUT_BYTES, inside_game, read_input
 from pbem.core.folder import (DRAWN, GAME_FILE, REPORTS, SECRET_FILE, STANDING, START_STATE, STATE_FILE,
-                              TURNS_DIR, private_reports)
+                              TURNS_DIR, drawn, private_reports)
 from pbem.core.hidden import hidden_key, hidden_stream, read_hidden_key
 from pbem.core.ruleset import option_problems
 from pbem.core.schemas import validate
@@ -240,7 +240,8 @@ def record_turn(folder: Path, entry: dict[str, Any]) -> None:
 
 def _check_outputs(folder: Path, inputs: TurnInputs, result: TurnResult, reports: bool) -> None:
     """The recorded outputs are the re-played ones: facts byte for byte, text reports too when
-    `reports`; every report is there; and nothing else lies in the output folder."""
+    `reports`; every text report is there (the drawings and HTML reports may be missing: `pbem
+    redraw` makes them); and nothing else lies in the output folder."""
     if not inputs.output.is_dir():
         raise InputError([Problem(display_path(inputs.output), None, "", "missing: the turn's output folder "
                                   "was not recorded", "the folder the turn file names as its output")])
@@ -248,18 +249,17 @@ def _check_outputs(folder: Path, inputs: TurnInputs, result: TurnResult, reports
     ruleset = get_ruleset(inputs.state.data["ruleset"])
     reports_written = set(REPORTS) | ({name for role in ruleset.powers for name in private_reports(role)}
                                       if ruleset.hidden_information else set())
-    drawn = set(DRAWN) | {name for name in reports_written if name.endswith(".html")}
-    for name in sorted(set(result.files) | reports_written):
+    for name in sorted(name for name in set(result.files) | reports_written if not drawn(name)):
         recorded = inputs.output / name
         if not recorded.is_file():
             problems.append(Problem(display_path(recorded), None, "", "missing: the turn's output was not recorded"))
-        elif name in result.files and name not in drawn:
+        elif name in result.files:
             # bounded: a recorded file may be endless or a link out of the game, which is never shown
             data = read_input(inside_game(folder.resolve(), recorded), len(result.files[name]) + MAX_INPUT_BYTES)
             if data != result.files[name]:
                 problems.append(Problem(display_path(recorded), None, "", "does not match the re-played turn: "
                                         + _first_difference(name, data, result.files[name])))
-    expected = {*result.files, *reports_written, *drawn}
+    expected = {*result.files, *reports_written, *DRAWN}
     problems += [Problem(display_path(extra), None, "", "a file the turn did not write", ", ".join(sorted(expected)))
                  for extra in sorted(inputs.output.iterdir()) if extra.name not in expected]
     if problems:
