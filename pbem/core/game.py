@@ -10,7 +10,7 @@ import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Collection
 
 from pbem.core.chain import CHAIN_LENGTH, SEED_HEX, chain_problems, seed_for_turn, write_secret
 from pbem.core.dice import CURRENT_SCHEME, commitment, new_chain_secret, turn_seed
@@ -21,8 +21,8 @@ from pbem.core.folder import (DRAWN, GAME_FILE, REPORTS, SECRET_FILE, STANDING, 
 from pbem.core.hidden import hidden_key, hidden_stream, read_hidden_key
 from pbem.core.ruleset import option_problems
 from pbem.core.schemas import validate
-from pbem.core.turn import (EVENTS_FILE, TurnInputs, TurnResult, input_files, load_turn, orders_digest,
-                            resolve_turn, staging_folder)
+from pbem.core.turn import (EVENTS_FILE, Renderer, TurnInputs, TurnResult, input_files, load_turn, orders_digest,
+                            resolve_turn, staging_folder, turn_lock, write_outputs)
 from pbem.core.yamlio import Document, dump_json_line, dump_yaml, load_document, load_json_lines
 from pbem.rulesets import get_ruleset
 
@@ -325,6 +325,34 @@ def verify_game(folder: Path, render: Callable[..., dict[str, bytes]] | None = N
     _check_folder(folder, outputs)
     _check_ledger(folder, outputs, int(game.data["dice"].get("scheme", 1)))
     return done
+
+
+def redraw_game(folder: Path, render: Renderer, turns: Collection[int] = (),
+                progress: Callable[[Verified, Path, list[str]], None] = lambda v, out, names: None) -> None:
+    """Make again the drawings and HTML reports of the game's recorded turns (the game turns in
+    `turns`, else every one) from its facts, once the whole game verifies: else `InputError`, and
+    nothing is written. `progress` is told of each output folder written and the files drawn.
+
+    Every other output keeps its recorded bytes: the facts, which the verification proved, and the
+    text reports, even where this version of pbem would word them otherwise."""
+    with turn_lock(folder / GAME_FILE):  # no turn is adjudicated between the proof and the drawing
+        played = verify_game(folder)
+        unknown = sorted(set(turns) - {v.turn for v in played})
+        if unknown:
+            recorded = f"game turns {played[0].turn} to {played[-1].turn}" if played else "none: no turn is recorded"
+            raise InputError([Problem(display_path(folder), None, "", "the game has no recorded game turn "
+                                      + ", ".join(map(str, unknown)), recorded)])
+        for verified in played:
+            if turns and verified.turn not in turns:
+                continue
+            inputs = load_turn(verified.turn_file)
+            result = resolve_turn(inputs, render)
+            kept = {path.name: read_input(inside_game(folder.resolve(), path),
+                                          len(result.files.get(path.name, b"")) + MAX_INPUT_BYTES)
+                    for path in sorted(inputs.output.iterdir()) if not drawn(path.name)}
+            pictures = {name: data for name, data in result.files.items() if drawn(name)}
+            write_outputs(inputs, {**kept, **pictures}, force=True)
+            progress(verified, inputs.output, sorted(pictures))
 
 
 def _check_folder(folder: Path, played: list[dict[str, Any]]) -> None:
