@@ -501,6 +501,31 @@ def verify(folder: Path = typer.Argument(..., help="The game folder."),
 
 
 @app.command()
+def redraw(folder: Path = typer.Argument(..., help="The game folder."),
+           turn: list[int] = typer.Option([], "--turn", help="Only this game turn (repeat it for several); "
+                                          "without it every recorded turn."),
+           ) -> None:
+    """Make again the drawings (map.png, map-forum.png, charts.png) and HTML reports of a game's recorded
+    turns from its facts, which it verifies first and never changes (the examples do not commit them)."""
+    from pbem.core.game import redraw_game
+    written: list[Path] = []
+
+    def show(v: Verified, out: Path, names: list[str]) -> None:
+        written.append(out)
+        typer.echo(f"turn {v.turn} ({v.power}): wrote {', '.join(names)} to {escape_controls(display_path(out))}",
+                   err=True)
+    try:
+        redraw_game(folder, _renderer(), turn, show)
+    except Exception as exc:  # an output folder is swapped in whole: each turn is redrawn or as it was
+        outcome = "the turns listed above were redrawn, no other" if written else "nothing was written"
+        if isinstance(exc, InputError):
+            _fail(exc, outcome)
+        _internal(exc, outcome)  # a fault of pbem, e.g. a drawing that fails
+    typer.echo(f"redrew {len(written)} turn{'s' if len(written) != 1 else ''}; the facts and text reports are "
+               "unchanged", err=True)
+
+
+@app.command()
 def render(state: Path = typer.Argument(..., help="A state file."),
            out: Path = typer.Option(Path("map.png"), "--out", help="The PNG file to write."),
            theatre: Optional[str] = typer.Option(

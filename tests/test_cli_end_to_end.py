@@ -471,6 +471,53 @@ def test_verify_fails_when_the_seed_is_altered(played_copy):
                    "does not hash to the state's dice commitment")
 
 
+DRAWN = ("map.png", "map-forum.png", "charts.png", "report.html")
+
+
+def test_verify_needs_neither_the_drawings_nor_the_html_report(played_copy):
+    """They can be drawn again from the facts, so the examples do not commit them: a game verifies
+    without them, its text reports compared too."""
+    for name in DRAWN:
+        (output_of(played_copy) / name).unlink()
+    for options in ((), ("--reports",)):
+        result = pbem("verify", played_copy, *options)
+        assert result.exit_code == 0, result.stderr
+
+
+# ---------------------------------------------------------------------------------------------
+# redraw
+
+def test_redraw_makes_the_drawings_and_html_report_again_from_the_facts(played_copy):
+    out = output_of(played_copy)
+    adjudicated = {f"01-ussr/{name}": (out / name).read_bytes() for name in DRAWN}
+    for name in DRAWN:
+        (out / name).unlink()
+    facts = snapshot(played_copy)
+    result = pbem("redraw", played_copy)
+    assert result.exit_code == 0, result.stderr
+    assert "turn 1 (ussr): wrote charts.png, map-forum.png, map.png, report.html to game/01-ussr" in result.stderr
+    redrawn = snapshot(played_copy)
+    assert redrawn == {**facts, **adjudicated}  # the facts byte for byte, the drawings as adjudicate drew them
+    again = pbem("redraw", played_copy, "--turn", "1")
+    assert again.exit_code == 0, again.stderr
+    assert snapshot(played_copy) == redrawn
+
+
+@pytest.mark.parametrize("breaks,args,phrase", [
+    (lambda g: alter_a_die(output_of(g) / "events.jsonl"), (), "does not match the re-played turn"),
+    (lambda g: None, ("--turn", "1", "--turn", "7"),
+     "the game has no recorded game turn 7 (allowed: game turns 1 to 1)"),
+], ids=["a die altered", "a turn not played"])
+def test_redraw_refuses_a_game_whose_facts_do_not_verify(played_copy, breaks, args, phrase):
+    (output_of(played_copy) / "map.png").unlink()
+    breaks(played_copy)
+    before = snapshot(played_copy)
+    result = pbem("redraw", played_copy, *args)
+    assert result.exit_code == 1 and "Traceback" not in result.stderr
+    assert "error: 1 problem; nothing was written" in result.stderr and phrase in result.stderr
+    assert snapshot(played_copy) == before
+
+
 # ---------------------------------------------------------------------------------------------
 # player text is escaped; the installed console script
 
@@ -620,8 +667,8 @@ BROKEN_GAME_FOLDERS = {
                          "game/start/state.yaml", "(document)", "file not found"),
     "turn_file_not_a_mapping": (lambda g: (g / "turns" / "00-note.yaml").write_text("- a list\n"),
                                 "game/turns/00-note.yaml:1", "(document)", "is not a mapping"),
-    "report_missing": (lambda g: (output_of(g) / "report.html").unlink(),
-                       "game/01-ussr/report.html", "(document)", "missing"),
+    "report_missing": (lambda g: (output_of(g) / "report.md").unlink(),
+                       "game/01-ussr/report.md", "(document)", "missing"),
 }
 
 
@@ -634,7 +681,7 @@ def test_verify_reports_a_broken_game_folder(played_copy, case):
     assert_problem(result.stderr, where, field, phrase)
 
 
-@pytest.mark.parametrize("command", ["verify", "adjudicate"])
+@pytest.mark.parametrize("command", ["verify", "redraw", "adjudicate"])
 def test_a_fault_inside_pbem_is_one_line_not_a_traceback(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                           command: str) -> None:
     """A bug of the engine (here: resolve raising) reaches the moderator as one line that names it,
@@ -645,10 +692,10 @@ def test_a_fault_inside_pbem_is_one_line_not_a_traceback(tmp_path: Path, monkeyp
         raise TypeError("unsupported operand")
 
     monkeypatch.setattr(AxisAllies, "resolve", broken)
-    if command == "verify":
+    if command in ("verify", "redraw"):
         game = tmp_path / "game"
         shutil.copytree(EXAMPLE, game)
-        result = pbem("verify", game)
+        result = pbem(command, game)
     else:
         game = copy_game(tmp_path / "game")
         before = snapshot(game)

@@ -9,17 +9,28 @@ from pathlib import Path
 
 import pytest
 
-EXAMPLE_GAME = Path(__file__).resolve().parent.parent / "examples" / "aa-revised"
-REPORTS = sorted(EXAMPLE_GAME.glob("*/report.html"))
+from pbem.core.game import read_ledger, redraw_game
+from pbem.render import render_turn
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+# The turns whose reports are opened, by game: the examples do not commit their HTML reports, so
+# the `examples` fixture draws these in a copy of each game, as `pbem redraw --turn` does.
+REVISED_TURNS = sorted(p.parent.name for p in (EXAMPLES / "aa-revised").glob("*/report.md"))
+OPENED = {"aa-revised": REVISED_TURNS, "aa-europe": ["05-germany"], "qmg": ["39-r7-japan"],
+          "undaunted-stalingrad": ["03-011-r1-soviet"]}
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
 
 
-def _chromium(scripts: bool = True):
+def _need_chromium() -> None:
     if not (CHROMIUM and CHROMEDRIVER):
         if os.environ.get("CI"):
             pytest.fail("CI must install the Debian packages chromium and chromium-driver")
         pytest.skip("needs the Debian packages chromium and chromium-driver")
+
+
+def _chromium(scripts: bool = True):
+    _need_chromium()
     webdriver = pytest.importorskip("selenium.webdriver")
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
@@ -40,14 +51,27 @@ def browser():
     driver.quit()
 
 
-def test_the_example_has_reports():
-    assert len(REPORTS) == 5
+@pytest.fixture(scope="module")
+def examples(tmp_path_factory) -> Path:
+    """A copy of the example games in which the reports of the turns in `OPENED` are drawn."""
+    _need_chromium()  # drawing them takes a while: not for tests that are skipped
+    root = tmp_path_factory.mktemp("examples")
+    for game, outputs in OPENED.items():
+        copy = Path(shutil.copytree(EXAMPLES / game, root / game))
+        redraw_game(copy, render_turn, [entry["turn"] for entry in read_ledger(copy) if entry["output"] in outputs])
+    return root
 
 
-@pytest.mark.parametrize("report", REPORTS, ids=[r.parent.name for r in REPORTS])
-def test_report_loads_cleanly_and_shows_map_and_battles(browser, report):
+def test_the_example_has_reports(examples):
+    assert sorted(p.parent.name for p in (examples / "aa-revised").glob("*/report.html")) == REVISED_TURNS
+    assert len(REVISED_TURNS) == 5
+
+
+@pytest.mark.parametrize("turn", REVISED_TURNS)
+def test_report_loads_cleanly_and_shows_map_and_battles(browser, examples, turn):
     from selenium.webdriver.common.by import By
 
+    report = examples / "aa-revised" / turn / "report.html"
     browser.get(report.as_uri())
     errors = [entry for entry in browser.get_log("browser") if entry["level"] in ("SEVERE", "WARNING")]
     assert errors == []
@@ -68,17 +92,17 @@ def test_report_loads_cleanly_and_shows_map_and_battles(browser, report):
     assert [r for r in resources if not r.startswith("data:")] == []
 
 
-QMG_TURN = EXAMPLE_GAME.parent / "qmg" / "39-r7-japan"
+QMG_TURN = Path("qmg") / "39-r7-japan"
 
 
 @pytest.mark.parametrize("width", [1280, 390])
-def test_quartermaster_general_reports_in_the_browser(browser, width):
+def test_quartermaster_general_reports_in_the_browser(browser, examples, width):
     """The public report shows the board and the position table; a private report shows its
     country's hand; both fit a phone, the table's rows as cards that keep every column."""
     from selenium.webdriver.common.by import By
 
     with screen(browser, width):
-        browser.get((QMG_TURN / "report.html").as_uri())
+        browser.get((examples / QMG_TURN / "report.html").as_uri())
         assert [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "WARNING")] == []
         image = browser.find_element(By.CSS_SELECTOR, "figure img")
         assert browser.execute_script("return arguments[0].complete && arguments[0].naturalWidth", image) == 1600
@@ -91,24 +115,24 @@ def test_quartermaster_general_reports_in_the_browser(browser, width):
                    for c in cells)  # every column of every row, on the screen
         _screenshot(browser, f"qmg-{width}-position")
         assert browser.find_elements(By.CSS_SELECTOR, "section.own") == []
-        browser.get((QMG_TURN / "report-japan.html").as_uri())
+        browser.get((examples / QMG_TURN / "report-japan.html").as_uri())
         own = browser.find_element(By.CSS_SELECTOR, "section.own")
         assert own.is_displayed() and "Hand:" in own.text
         body = browser.execute_script("return document.body.scrollWidth")
         assert body <= width + 1  # only the board scrolls sideways, never the page
 
 
-UNDAUNTED_TURN = EXAMPLE_GAME.parent / "undaunted-stalingrad" / "03-011-r1-soviet"
+UNDAUNTED_TURN = Path("undaunted-stalingrad") / "03-011-r1-soviet"
 
 
 @pytest.mark.parametrize("width", [1280, 390])
-def test_undaunted_reports_in_the_browser(browser, width):
+def test_undaunted_reports_in_the_browser(browser, examples, width):
     """The public report shows the tile map, the units and the objectives and fetches nothing; a
     side's private report shows its cards; both fit a phone, tables too, only the map scrolling sideways."""
     from selenium.webdriver.common.by import By
 
     with screen(browser, width):
-        browser.get((UNDAUNTED_TURN / "report.html").as_uri())
+        browser.get((examples / UNDAUNTED_TURN / "report.html").as_uri())
         assert [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "WARNING")] == []
         image = browser.find_element(By.CSS_SELECTOR, "figure img")
         assert browser.execute_script("return arguments[0].complete && arguments[0].naturalWidth", image) == 1600
@@ -121,7 +145,7 @@ def test_undaunted_reports_in_the_browser(browser, width):
         assert browser.find_elements(By.CSS_SELECTOR, "section.own") == []
         resources = browser.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
         assert [r for r in resources if not r.startswith("data:")] == []
-        browser.get((UNDAUNTED_TURN / "report-german.html").as_uri())
+        browser.get((examples / UNDAUNTED_TURN / "report-german.html").as_uri())
         own = browser.find_element(By.CSS_SELECTOR, "section.own")
         assert own.is_displayed() and "Machine Gunner (A)" in own.text
         assert browser.execute_script("return document.body.scrollWidth") <= width + 1
@@ -168,15 +192,15 @@ def _area_centre(browser, name: str) -> tuple[float, float]:
     return sum(xs) / len(xs), sum(ys) / len(ys)
 
 
-GERMAN_TURN = EXAMPLE_GAME / "02-germany" / "report.html"
+GERMAN_TURN = Path("aa-revised") / "02-germany" / "report.html"
 
 
-def test_the_board_can_be_zoomed_and_panned_and_shows_a_stack_on_pointing(browser):
+def test_the_board_can_be_zoomed_and_panned_and_shows_a_stack_on_pointing(browser, examples):
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
 
     with screen(browser, 1280, 900):
-        browser.get(GERMAN_TURN.as_uri())
+        browser.get((examples / GERMAN_TURN).as_uri())
         assert [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "WARNING")] == []
         view = _viewer(browser)
         image = browser.find_element(By.ID, "map-image")
@@ -208,17 +232,16 @@ def test_the_board_can_be_zoomed_and_panned_and_shows_a_stack_on_pointing(browse
         _screenshot(browser, "desktop-charts")
 
 
-PHONE_REPORTS = [EXAMPLE_GAME / "04-japan" / "report.html",
-                 EXAMPLE_GAME.parent / "aa-europe" / "05-germany" / "report.html"]
+PHONE_REPORTS = [Path("aa-revised") / "04-japan" / "report.html", Path("aa-europe") / "05-germany" / "report.html"]
 
 
 @pytest.mark.parametrize("report", PHONE_REPORTS, ids=[r.parent.name for r in PHONE_REPORTS])
-def test_a_phone_opens_on_the_action_and_loses_no_column(browser, report):
+def test_a_phone_opens_on_the_action_and_loses_no_column(browser, examples, report):
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
 
     with screen(browser, 390, 844):
-        browser.get(report.as_uri())
+        browser.get((examples / report).as_uri())
         assert [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "WARNING")] == []
         view = _viewer(browser)
         image = browser.find_element(By.ID, "map-image")
@@ -261,14 +284,14 @@ def test_a_phone_opens_on_the_action_and_loses_no_column(browser, report):
         assert charts.is_displayed() and charts.size["width"] <= 390
 
 
-def test_without_scripts_the_report_shows_the_whole_board_and_the_charts():
+def test_without_scripts_the_report_shows_the_whole_board_and_the_charts(examples):
     """A mail client runs no scripts: the board is the whole map at the page's width, with no
     viewer controls, and the charts show."""
     from selenium.webdriver.common.by import By
 
     driver = _chromium(scripts=False)
     try:
-        driver.get(GERMAN_TURN.as_uri())
+        driver.get((examples / GERMAN_TURN).as_uri())
         figure = driver.find_element(By.ID, "board")
         image = driver.find_element(By.ID, "map-image")
         # the page's script did not run: it would have made the board a viewer with an image map

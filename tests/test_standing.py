@@ -12,6 +12,7 @@ import pytest
 import yaml
 
 from pbem.core.turn import load_turn, resolve_turn
+from pbem.render import render_turn
 from pbem.rulesets.axis_allies.reports.charts import render_charts
 from pbem.rulesets.axis_allies.reports.report import report_model
 from pbem.render.templates import POST_LIMIT
@@ -133,8 +134,8 @@ def test_the_charts_are_the_same_bytes_for_the_same_history():
         assert title in text
 
 
-@pytest.mark.parametrize("game", ["aa-revised", "aa-europe"])
-def test_forum_reports_fit_one_post_and_show_the_forum_map_and_charts(game):
+@pytest.mark.parametrize("game,busiest", [("aa-revised", "02-germany"), ("aa-europe", "05-germany")])
+def test_forum_reports_fit_one_post_and_show_the_forum_map_and_charts(game, busiest):
     for output in sorted(p.parent for p in (EXAMPLES / game).glob("*/report.md")):
         md = (output / "report.md").read_text(encoding="utf-8")
         bbcode = (output / "report.bbcode").read_text(encoding="utf-8")
@@ -142,7 +143,9 @@ def test_forum_reports_fit_one_post_and_show_the_forum_map_and_charts(game):
         assert "(map-forum.png)](map.png)" in md and "(charts.png)" in md
         assert "[url=map.png][img]map-forum.png[/img][/url]" in bbcode and "[img]charts.png[/img]" in bbcode
         assert "Where we stand" in md and "Where we stand" in bbcode
-        assert (output / "map-forum.png").stat().st_size < 300_000
+    # the examples do not commit their maps: the one with most on it is drawn (the largest to compress)
+    drawn = resolve_turn(load_turn(EXAMPLES / game / "turns" / f"{busiest}.yaml"), render_turn).files
+    assert len(drawn["map-forum.png"]) < 300_000
 
 
 @pytest.mark.parametrize("entry", ['{"turn": "two", "power": "germany", "turn_file": "turns/02-germany.yaml", '

@@ -14,6 +14,8 @@ import yaml
 from typer.testing import CliRunner
 
 from pbem.cli import app
+from pbem.core.game import verify_game
+from pbem.render import render_turn
 from pbem.rulesets.undaunted import Undaunted
 from pbem.rulesets.undaunted.content import SIDES, other_side
 
@@ -41,10 +43,21 @@ def game(tmp_path: Path) -> Path:
     return copy
 
 
-def test_the_example_verifies_with_its_reports() -> None:
-    result = pbem("verify", EXAMPLE, "--reports")
-    assert result.exit_code == 0, result.output
-    assert "verified 32 turns" in result.output
+@pytest.fixture(scope="module")
+def reports() -> dict[str, dict[str, bytes]]:
+    """Every turn's reports by output folder, as the example verifies with its reports (`pbem verify
+    --reports`): its HTML reports are not committed, so they are rendered here."""
+    rendered = {}
+
+    def render(before, after, log, inputs):
+        rendered[inputs.output.name] = render_turn(before, after, log, inputs)
+        return rendered[inputs.output.name]
+    assert len(verify_game(EXAMPLE, render)) == 32
+    return rendered
+
+
+def test_the_example_verifies_with_its_reports(reports: dict[str, dict[str, bytes]]) -> None:
+    assert sorted(reports) == [output.name for output in _outputs()]
 
 
 def test_round_one_is_the_rulebooks_example_of_play() -> None:
@@ -74,15 +87,16 @@ def test_the_scenario_ends_and_the_campaign_steps_into_the_next() -> None:
     assert state["campaign"]["code"] == "2b" and state["tiles"]["503"] == "B"
 
 
-def test_no_report_shows_a_side_the_other_sides_hidden_cards() -> None:
+def test_no_report_shows_a_side_the_other_sides_hidden_cards(reports: dict[str, dict[str, bytes]]) -> None:
     for output in _outputs():
         state = yaml.safe_load((output / "state.yaml").read_text())
-        public = " ".join((output / f"report.{kind}").read_text() for kind in ("md", "bbcode", "html"))
+        files = {name: data.decode("utf-8") for name, data in reports[output.name].items() if name.startswith("report")}
+        public = " ".join(files[f"report.{kind}"] for kind in ("md", "bbcode", "html"))
         assert "Your cards" not in public
         for side in SIDES:
             hidden = {c for zone in ("hand", "deck", "discard", "casualties")
                       for c in state["sides"][other_side(side)][zone]}
-            mine = " ".join((output / f"report-{side}.{kind}").read_text() for kind in ("md", "bbcode", "html"))
+            mine = " ".join(files[f"report-{side}.{kind}"] for kind in ("md", "bbcode", "html"))
             assert not hidden & set(CARD_ID.findall(mine)), f"{output.name}: {side} sees a hidden card"
             assert not (hidden | {c for zone in ("hand", "deck", "discard", "casualties")
                                   for c in state["sides"][side][zone]}) & set(CARD_ID.findall(public))

@@ -3,6 +3,7 @@
     python tools/screenshot_report.py examples/aa-revised/01-ussr/report.html --out shot.png
     python tools/screenshot_report.py examples/aa-revised/04-japan/report.html --width 390 --at '#standing'
 
+The examples do not commit their HTML reports: `pbem redraw examples/aa-revised` draws them first.
 A width under 600 is a phone, emulated: headless Chromium's window is never narrower than 500
 pixels. Needs chromium, its driver and selenium (`pip install -e '.[test]'`; Debian: apt-get
 install chromium chromium-driver).

@@ -26,12 +26,20 @@ TURN_CLOCKS = Path(MAIL_DIR) / "turns.json"
 """A game run by mail: when each game turn began (its report was mailed), and the reminders sent."""
 EVENTS_FILE = "events.jsonl"
 REPORTS = ("report.md", "report.bbcode", "report.html")
-# Drawn by matplotlib, whose output may differ between the versions pbem allows: `verify` proves a
-# game by its facts and, on request, its text reports, never by these bytes.
-DRAWN = ("map.png", "map-forum.png", "charts.png", "report.html")
-OUTPUT_FILES = (STATE_FILE, EVENTS_FILE, *REPORTS, "map.png", "map-forum.png", "charts.png")
+DRAWN = ("map.png", "map-forum.png", "charts.png")
+OUTPUT_FILES = (STATE_FILE, EVENTS_FILE, *REPORTS, *DRAWN)
 """Everything a turn writes (with a private report per role, `private_reports`): an output folder
 holds these and nothing else."""
+
+
+def drawn(name: str) -> bool:
+    """Whether a turn's output is a drawing or an HTML report (which embeds the drawings).
+
+    Drawn by matplotlib, whose output may differ between the versions pbem allows, and changed by
+    every change of a drawing's style: `verify` proves a game by its facts and, on request, its
+    text reports, never by these bytes, and does not need them, so that the examples need not
+    commit them; `pbem redraw` makes them again from the facts."""
+    return name in DRAWN or name.endswith(".html")
 
 
 def private_reports(role: str) -> tuple[str, ...]:

@@ -10,19 +10,19 @@ import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Collection
 
 from pbem.core.chain import CHAIN_LENGTH, SEED_HEX, chain_problems, seed_for_turn, write_secret
 from pbem.core.dice import CURRENT_SCHEME, commitment, new_chain_secret, turn_seed
 from pbem.core.errors import InputError, Problem, display_path
 from pbem.core.files import MAX_INPUT_BYTES, inside_game, read_input
 from pbem.core.folder import (DRAWN, GAME_FILE, REPORTS, SECRET_FILE, STANDING, START_STATE, STATE_FILE,
-                              TURNS_DIR, private_reports)
+                              TURNS_DIR, drawn, private_reports)
 from pbem.core.hidden import hidden_key, hidden_stream, read_hidden_key
 from pbem.core.ruleset import option_problems
 from pbem.core.schemas import validate
-from pbem.core.turn import (EVENTS_FILE, TurnInputs, TurnResult, input_files, load_turn, orders_digest,
-                            resolve_turn, staging_folder)
+from pbem.core.turn import (EVENTS_FILE, Renderer, TurnInputs, TurnResult, input_files, load_turn, orders_digest,
+                            resolve_turn, staging_folder, turn_lock, write_outputs)
 from pbem.core.yamlio import Document, dump_json_line, dump_yaml, load_document, load_json_lines
 from pbem.rulesets import get_ruleset
 
@@ -240,7 +240,8 @@ def record_turn(folder: Path, entry: dict[str, Any]) -> None:
 
 def _check_outputs(folder: Path, inputs: TurnInputs, result: TurnResult, reports: bool) -> None:
     """The recorded outputs are the re-played ones: facts byte for byte, text reports too when
-    `reports`; every report is there; and nothing else lies in the output folder."""
+    `reports`; every text report is there (the drawings and HTML reports may be missing: `pbem
+    redraw` makes them); and nothing else lies in the output folder."""
     if not inputs.output.is_dir():
         raise InputError([Problem(display_path(inputs.output), None, "", "missing: the turn's output folder "
                                   "was not recorded", "the folder the turn file names as its output")])
@@ -248,18 +249,17 @@ def _check_outputs(folder: Path, inputs: TurnInputs, result: TurnResult, reports
     ruleset = get_ruleset(inputs.state.data["ruleset"])
     reports_written = set(REPORTS) | ({name for role in ruleset.powers for name in private_reports(role)}
                                       if ruleset.hidden_information else set())
-    drawn = set(DRAWN) | {name for name in reports_written if name.endswith(".html")}
-    for name in sorted(set(result.files) | reports_written):
+    for name in sorted(name for name in set(result.files) | reports_written if not drawn(name)):
         recorded = inputs.output / name
         if not recorded.is_file():
             problems.append(Problem(display_path(recorded), None, "", "missing: the turn's output was not recorded"))
-        elif name in result.files and name not in drawn:
+        elif name in result.files:
             # bounded: a recorded file may be endless or a link out of the game, which is never shown
             data = read_input(inside_game(folder.resolve(), recorded), len(result.files[name]) + MAX_INPUT_BYTES)
             if data != result.files[name]:
                 problems.append(Problem(display_path(recorded), None, "", "does not match the re-played turn: "
                                         + _first_difference(name, data, result.files[name])))
-    expected = {*result.files, *reports_written, *drawn}
+    expected = {*result.files, *reports_written, *DRAWN}
     problems += [Problem(display_path(extra), None, "", "a file the turn did not write", ", ".join(sorted(expected)))
                  for extra in sorted(inputs.output.iterdir()) if extra.name not in expected]
     if problems:
@@ -325,6 +325,34 @@ def verify_game(folder: Path, render: Callable[..., dict[str, bytes]] | None = N
     _check_folder(folder, outputs)
     _check_ledger(folder, outputs, int(game.data["dice"].get("scheme", 1)))
     return done
+
+
+def redraw_game(folder: Path, render: Renderer, turns: Collection[int] = (),
+                progress: Callable[[Verified, Path, list[str]], None] = lambda v, out, names: None) -> None:
+    """Make again the drawings and HTML reports of the game's recorded turns (the game turns in
+    `turns`, else every one) from its facts, once the whole game verifies: else `InputError`, and
+    nothing is written. `progress` is told of each output folder written and the files drawn.
+
+    Every other output keeps its recorded bytes: the facts, which the verification proved, and the
+    text reports, even where this version of pbem would word them otherwise."""
+    with turn_lock(folder / GAME_FILE):  # no turn is adjudicated between the proof and the drawing
+        played = verify_game(folder)
+        unknown = sorted(set(turns) - {v.turn for v in played})
+        if unknown:
+            recorded = f"game turns {played[0].turn} to {played[-1].turn}" if played else "none: no turn is recorded"
+            raise InputError([Problem(display_path(folder), None, "", "the game has no recorded game turn "
+                                      + ", ".join(map(str, unknown)), recorded)])
+        for verified in played:
+            if turns and verified.turn not in turns:
+                continue
+            inputs = load_turn(verified.turn_file)
+            result = resolve_turn(inputs, render)
+            kept = {path.name: read_input(inside_game(folder.resolve(), path),
+                                          len(result.files.get(path.name, b"")) + MAX_INPUT_BYTES)
+                    for path in sorted(inputs.output.iterdir()) if not drawn(path.name)}
+            pictures = {name: data for name, data in result.files.items() if drawn(name)}
+            write_outputs(inputs, {**kept, **pictures}, force=True)
+            progress(verified, inputs.output, sorted(pictures))
 
 
 def _check_folder(folder: Path, played: list[dict[str, Any]]) -> None:
