@@ -20,16 +20,27 @@ def _modules() -> dict[str, Path]:
 
 
 def _imports(path: Path, modules: dict[str, Path]) -> set[str]:
-    """The pbem modules a module imports anywhere in it; `from package import module` is an
-    import of that module (every submodule needs its package first, which is no cycle)."""
+    """The pbem modules a module imports anywhere in it, relative imports and those for type checking
+    included; `from package import module` is an import of that module (every submodule needs its
+    package first, which is no cycle)."""
+    name = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+    package = name.removesuffix(".__init__").split(".") if path.name == "__init__.py" else name.split(".")[:-1]
     wanted = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            inner = [f"{node.module}.{alias.name}" for alias in node.names if f"{node.module}.{alias.name}" in modules]
-            wanted.update(inner or [node.module])
+        if isinstance(node, ast.ImportFrom):
+            base = ".".join(package[:len(package) - node.level + 1] + ([node.module] if node.module else [])) \
+                if node.level else node.module
+            inner = [f"{base}.{alias.name}" for alias in node.names if f"{base}.{alias.name}" in modules]
+            wanted.update(inner or [base])
         elif isinstance(node, ast.Import):
             wanted.update(alias.name for alias in node.names)
     return {name for name in wanted if name in modules}
+
+
+def test_relative_imports_are_read():
+    modules = _modules()
+    odds = _imports(PACKAGE / "rulesets" / "axis_allies" / "odds.py", modules)
+    assert "pbem.rulesets.axis_allies.odds_sweep" in odds
 
 
 def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:

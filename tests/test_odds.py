@@ -13,7 +13,9 @@ from pbem.rulesets.axis_allies.combat.decisions import BattleOrders, CasualtyOrd
 from pbem.rulesets.axis_allies.combat.resolve import battle_winner, resolve_battle
 from pbem.rulesets.axis_allies.combat.rounds import Board, fight_round
 from pbem.rulesets.axis_allies.combat.volleys import Volley
-from pbem.rulesets.axis_allies.odds import BattleTooLarge, Odds, battle_luck, battle_odds, hit_distribution, simulate
+from pbem.rulesets.axis_allies.odds import Odds, battle_luck, battle_odds, simulate
+from pbem.rulesets.axis_allies.odds_chain import BattleTooLarge
+from pbem.rulesets.axis_allies.odds_dice import hit_distribution
 from functools import partial
 from pbem.rulesets.axis_allies import edition
 from pbem.rulesets.axis_allies import odds, odds_sweep

@@ -11,6 +11,7 @@ import math
 from dataclasses import replace
 
 from pbem.rulesets.axis_allies import odds
+from pbem.rulesets.axis_allies.odds_chain import BattleTooLarge, StepsNotCovered
 from pbem.rulesets.axis_allies.capture import take_territory
 from pbem.rulesets.axis_allies.combat.battle import Battle as CombatBattle, Piece
 from pbem.rulesets.axis_allies.combat.casualties import casualty_policies
@@ -215,9 +216,9 @@ def battle_luck(battle: CombatBattle, orders: BattleOrders, result: BattleResult
     for the attacker (see odds.py's ``Luck``), rounded so that events.jsonl is byte-stable."""
     try:
         luck = odds.battle_luck(battle, orders, result, max_work=MAX_ODDS_WORK)
-    except odds.BattleTooLarge:
+    except BattleTooLarge:
         return {"not_computed": "battle too large"}
-    except odds.StepsNotCovered:
+    except StepsNotCovered:
         return {"not_computed": "steps not covered by the exact odds"}
     odds_field = {"attacker_win": round(luck.attacker_wins, 6), "draw": round(luck.draw, 6),
                   "defender_win": round(luck.defender_holds, 6),

@@ -20,7 +20,8 @@ from pbem.rulesets.axis_allies.combat.battle import KINDS, Battle, Piece, Side, 
 from pbem.rulesets.axis_allies.combat.decisions import BattleOrders, CasualtyOrder, PowerOrders, RetreatRule
 from pbem.rulesets.axis_allies.edition import Edition
 from pbem.rulesets.axis_allies.names import a, normalise
-from pbem.rulesets.axis_allies.odds import Odds, StepsNotCovered, battle_odds, simulate
+from pbem.rulesets.axis_allies.odds import Odds, battle_odds, simulate
+from pbem.rulesets.axis_allies.odds_chain import StepsNotCovered
 
 
 @dataclass(frozen=True)

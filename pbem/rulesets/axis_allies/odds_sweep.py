@@ -1,7 +1,7 @@
 """The walk of the exact odds' Markov chain (odds.py), vectorised with numpy (issue 13).
 
 The probability of the states at the start of a round lives in one grid per round bucket:
-attacker state by defender state (odds._Side ids). A row of a grid - one attacker state and
+attacker state by defender state (odds_chain.SideStates ids). A row of a grid - one attacker state and
 every defender state holding probability - is handled at once (Sweep._round):
 
 - each side's result of the round is a walk along its casualty chains, one class of hits after
@@ -13,9 +13,9 @@ every defender state holding probability - is handled at once (Sweep._round):
 - step 7 is read from per-state features wherever it can only let the battle go on, end it
   because a side has nothing left, or retreat every attacker; every other cell (submarines
   going down, a partial retreat, sides that cannot hurt each other, the odds-only retreat rule)
-  goes through odds._Battle.advance, one cell at a time.
+  goes through odds_chain.BattleChain.advance, one cell at a time.
 
-This follows the steps of odds._Battle.round_blocks (Revised) and step_blocks (Europe), which
+This follows the steps of odds_chain.BattleChain.round_blocks (Revised) and step_blocks (Europe), which
 walk the same chain one cell at a time for small battles (odds.CELL_WALK_UP_TO) and for the
 odds-only retreat rule; tests/test_odds.py checks both walks against every die enumerated
 through rounds.fight_round, and against the figures of the engine before issue 13.
@@ -32,9 +32,7 @@ probability is exact to within it (:attr:`Sweep.dropped`). The work is counted i
 
 from __future__ import annotations
 
-import functools
 import heapq
-import math
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
@@ -44,17 +42,16 @@ import numpy as np
 from .combat.decisions import RetreatRule
 from .combat.step_seven import diving, retreating
 from .combat.volleys import Volley, air_target, attack_volleys, can_fire, defence_volleys, firepower, submarine_volleys
+from .odds_dice import RETREATED, SUBMERGED, hit_distribution
 
 if TYPE_CHECKING:
-    from .odds import _Battle, _Side
-
-BOARD, SUBMERGED, RETREATED = "board", "submerged", "retreated"  # the places of a unit in odds._Side
+    from .odds_chain import BattleChain, SideStates
 
 DROP_BELOW = 1e-18
 """Probability of a cell below which it is dropped (and counted in Sweep.dropped)."""
 
 CELL_BY_HAND = 10_000
-"""The steps counted for a cell whose step 7 goes through _Battle.advance: about the time of ten
+"""The steps counted for a cell whose step 7 goes through BattleChain.advance: about the time of ten
 thousand cells computed with numpy."""
 
 # What a side's units may hit (bits of a state's "fires at") and what it holds ("holds"); the
@@ -75,7 +72,7 @@ class TooManySteps(Exception):
 class _Features:
     """Per-state facts of one side that step 7 reads, as numpy arrays over state ids."""
 
-    def __init__(self, chain: _Battle, side: _Side) -> None:
+    def __init__(self, chain: BattleChain, side: SideStates) -> None:
         self.chain, self.side = chain, side
         self.rows: list[tuple] = []
         self.arrays: dict[str, np.ndarray] = {}
@@ -120,35 +117,6 @@ class _Features:
         return self.arrays
 
 
-def _binomial(n: int, p: float) -> np.ndarray:
-    """P(k of n dice hit) for k = 0..n, each die hitting with probability p."""
-    try:
-        return np.array([math.comb(n, k) * p ** k * (1 - p) ** (n - k) for k in range(n + 1)])
-    except OverflowError:
-        pass  # past about 1,020 dice some comb(n, k) exceeds the largest float: add logarithms instead
-    if p in (0.0, 1.0):
-        return np.array([float(k == n * p) for k in range(n + 1)])
-    log_p, log_q, log_n = math.log(p), math.log1p(-p), math.lgamma(n + 1)
-    return np.array([math.exp(log_n - math.lgamma(k + 1) - math.lgamma(n - k + 1) + k * log_p + (n - k) * log_q)
-                     for k in range(n + 1)])
-
-
-@functools.lru_cache(maxsize=4096)
-def _dice(n: int, p: float) -> np.ndarray:
-    """:func:`_binomial`, computed once for each volley size and kept read-only."""
-    dist = _binomial(n, p)
-    dist.flags.writeable = False
-    return dist
-
-
-def hit_distribution(volleys: Iterable[Volley]) -> list[float]:
-    """P(k hits) for k = 0..dice: the convolution of every die's Bernoulli(value/6)."""
-    dist = np.ones(1)
-    for volley in volleys:
-        dist = np.convolve(dist, _dice(volley.dice, volley.value / 6))
-    return dist.tolist()
-
-
 def staged(volleys: list[Volley]) -> list[tuple[str, np.ndarray]]:
     """The hit distributions of ``volleys`` per target class, in the order take_casualties applies
     hits of several classes: the narrower classes first (by name), "any" last."""
@@ -168,7 +136,7 @@ class _Tables:
     has none of that class.
     """
 
-    def __init__(self, chain: _Battle, fire: Callable[[int, bool], list[tuple[str, np.ndarray]]]) -> None:
+    def __init__(self, chain: BattleChain, fire: Callable[[int, bool], list[tuple[str, np.ndarray]]]) -> None:
         self.chain, self.staged_fire = chain, fire
         att, dfn = chain.att, chain.dfn
         # Hits 0..dice: at most two dice a unit (heavy bombers).
@@ -252,9 +220,9 @@ def _joined(blocks: list[tuple[np.ndarray, np.ndarray, np.ndarray]]) -> tuple[np
 
 
 class Sweep:
-    """Walks a :class:`odds._Battle` from its start to its ends (see the module's docstring)."""
+    """Walks a :class:`odds_chain.BattleChain` from its start to its ends (see the module's docstring)."""
 
-    def __init__(self, chain: _Battle, max_steps: int | None) -> None:
+    def __init__(self, chain: BattleChain, max_steps: int | None) -> None:
         self.chain, self.max_steps = chain, max_steps
         self.att_features, self.dfn_features = _Features(chain, chain.att), _Features(chain, chain.dfn)
         self._staged_fire: dict[tuple[str, int, bool], list[tuple[str, np.ndarray]]] = {}
@@ -311,7 +279,7 @@ class Sweep:
         """For cells (a column of attacker ids against a row of defender ids) with both sides on
         the board: those whose step 7 leaves them as they are (nobody submerges or retreats and
         one side can still hurt the other), and those where every attacker retreats and so ends
-        the battle (at state ``gone``); any other cell goes through _Battle.advance."""
+        the battle (at state ``gone``); any other cell goes through BattleChain.advance."""
         fa, fd = self.att_features.get(), self.dfn_features.get()
         chain, rule = self.chain, self.chain.orders.retreat
         hurts = ((fa["fires"][a] & fd["holds"][d]) != 0) | ((fd["fires"][d] & fa["holds"][a]) != 0)
@@ -330,7 +298,7 @@ class Sweep:
 
     def _send(self, bucket: int, alone: bool, a_ids: np.ndarray, d_ids: np.ndarray, mass: np.ndarray) -> None:
         """Step 7 of a round fought in ``bucket`` for the cells ``a_ids`` x ``d_ids`` holding
-        ``mass``: into the next bucket's grid, the ends, or through _Battle.advance."""
+        ``mass``: into the next bucket's grid, the ends, or through BattleChain.advance."""
         fa, fd = self.att_features.get(), self.dfn_features.get()
         self._fit()
         a, d = a_ids[:, None], d_ids[None, :]
@@ -360,7 +328,7 @@ class Sweep:
 
     # --- one row ----------------------------------------------------------------------------
 
-    def _staged(self, side: _Side, sid: int, first: bool) -> list[tuple[str, np.ndarray]]:
+    def _staged(self, side: SideStates, sid: int, first: bool) -> list[tuple[str, np.ndarray]]:
         """A side's submarines striking first (``first``) or its other fire, per target class."""
         key = (side.side, sid, first)
         if key not in self._staged_fire:
@@ -373,7 +341,7 @@ class Sweep:
         transports fired at), a row each; the cells reached from a column are the sum over the
         rows for it of weight x attacker result x defender result.
 
-        Both editions' steps (odds._Battle.round_blocks and step_blocks): submarines strike first
+        Both editions' steps (odds_chain.BattleChain.round_blocks and step_blocks): submarines strike first
         at sea units; where the side they hit has no destroyer its units sunk do not fire back,
         so each number of submarine hits on it gets a row of its own, as the firing units depend
         on it; then each side's other fire, a class of targets after another (aircraft that may
@@ -456,7 +424,7 @@ class Sweep:
         return stages
 
     def _dives(self, pools: np.ndarray, results: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
-        """Europe's defending submarines that go down instead of firing (odds._Battle.step_blocks):
+        """Europe's defending submarines that go down instead of firing (odds_chain.BattleChain.step_blocks):
         the defender's results split by which submarines dive, each moved to the state where they
         are submerged, with the states that then fire back."""
         if not self.defender_dives:
