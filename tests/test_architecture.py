@@ -106,3 +106,12 @@ def test_the_core_and_the_report_framework_import_no_game():
     imported = {f"{path.relative_to(ROOT)}: {sorted(_imports(path, modules) & games)}" for path in NEUTRAL
                 if _imports(path, modules) & games}
     assert imported == set()
+
+
+MAX_LINES = 700  # a module one can hold in one's head: cut a longer one along its seams
+
+
+def test_no_module_is_longer_than_one_can_hold():
+    long = {str(path.relative_to(ROOT)): n for path in PACKAGE.rglob("*.py")
+            if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
+    assert long == {}
