@@ -28,6 +28,10 @@ OPTIONS = (
 RULINGS = (
     Option("discard_pile", "counts public", ("counts public",),
            "A discard pile's size is public, its cards are seen by their owner only (the seed is silent)."),
+    Option("hidden_zones", "owner only", ("owner only",),
+           "Which of the hand, discard pile and draw deck a casualty or a Bomber is taken from, and which card, is "
+           "told to its owner only, as is the shuffle of the deck it came from: the enemy hears the unit, the "
+           "casualty pile's size and each zone's size after the exchange (seed l.1501; the digest leaves it open)."),
     Option("deploy_without_riflemen", "no action", ("no action",),
            "A unit whose Riflemen are not on the map cannot be deployed, so its card cannot be played for an "
            "action; it may still be withdrawn to the supply."),

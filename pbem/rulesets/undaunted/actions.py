@@ -389,18 +389,11 @@ def anti_aircraft(turn: Turn, side: str, card_id: str, action: Action, params: d
     """The enemy removes a Bomber for the campaign from hand, discard pile or draw deck (shuffled
     after); with none, the card may go back to the supply (seed l.1366, l.1420)."""
     enemy = other_side(side)
-    zones = turn.zones(enemy)
-    for zone in ("hand", "discard", "deck"):
-        bombers = [c for c in zones[zone] if turn.card(c).name == "Bomber"]
-        if bombers:
-            chosen = turn.choose(enemy, bombers, "the Bomber it removes")
-            turn.move_card(enemy, chosen, zone, "removed")
-            remove_from_campaign(turn.state["campaign"], enemy, chosen)
-            turn.log.add("bomber_removed", side=enemy, zone=zone, card=chosen)
-            if zone == "deck":
-                zones["deck"] = turn.hidden.shuffle(zones["deck"])
-                turn.log.add("deck_shuffled", side=enemy, why="a Bomber was taken from it")
-            return
+    bomber = turn.take(enemy, lambda card: card.name == "Bomber", ("hand", "discard", "deck"), "removed",
+                       "a Bomber", "bomber_removed")
+    if bomber:
+        remove_from_campaign(turn.state["campaign"], enemy, bomber)
+        return
     back = params.get("return_to_supply")
     if back is None:
         back = True

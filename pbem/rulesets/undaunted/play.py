@@ -8,13 +8,16 @@ hidden shuffles and the standing orders.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from pbem.core.events import EventLog
 from pbem.rulesets.undaunted.board import Board, edge
 from pbem.rulesets.undaunted.content import Card, Pack, Unit, other_side
 
 CASUALTY_SEARCH = ("play_area", "hand", "discard", "deck")
+HIDDEN_ZONES = ("deck", "hand", "discard", "casualties")
+"""The zones whose cards only their owner sees; the other side knows their sizes (seed l.1501;
+rulings discard_pile, hidden_zones)."""
 SMOKE_BONUS, TUNNEL_DEFENCE = 2, 7
 FIRE_LANE_SUPPRESS = 3
 MINES_PER_UNIT, SMOKE_PER_UNIT = 4, 2
@@ -110,6 +113,27 @@ class Turn:
         self.log.add("cards_drawn_named", to=[side], side=side, cards=[self.card(c).label for c in drawn],
                      ids=drawn)
         return drawn
+
+    def take(self, side: str, wanted: Callable[[Card], bool], zones: tuple[str, ...], into: str, what: str,
+             event: str, **fields: Any) -> str | None:
+        """Move one `wanted` card of the first of `zones` that holds one (the owner's choice among
+        several) to `into`, shuffling a draw deck it came from (seed l.1490-1505, l.1366): the card,
+        or None when no zone holds one. The public `event` names the zone and the card only when the
+        zone is public, with the size of `into`; its owner alone hears where the card came from
+        (ruling hidden_zones), so that nothing the others cannot see is said to them."""
+        mine = self.zones(side)
+        zone = next((z for z in zones if any(wanted(self.card(c)) for c in mine[z])), None)
+        if zone is None:
+            return None
+        chosen = self.choose(side, [c for c in mine[zone] if wanted(self.card(c))], f"{what}, from the {zone}")
+        self.move_card(side, chosen, zone, into)
+        shown = {} if zone in HIDDEN_ZONES else {"zone": zone, "card": self.card(chosen).label}
+        self.log.add(event, side=side, **fields, **shown, **{into: len(mine[into])})
+        self.log.add("card_taken", to=[side], side=side, card=chosen, zone=zone, into=into)
+        if zone == "deck":
+            mine["deck"] = self.hidden.shuffle(mine["deck"])
+            self.log.add("deck_shuffled", to=[side], side=side, why=f"{what} was taken from it")
+        return chosen
 
     def preference(self, side: str) -> list[str]:
         return list(self.standing.get(side, {}).get("casualty_preference") or DEFAULT_PREFERENCE)
@@ -293,18 +317,9 @@ class Turn:
         (shuffled after); with none the unit routs (seed l.1490-1505). True when it routs."""
         zones = self.zones(side)
         self.lift_fire_lane(side, unit, "casualty")
-        for zone in CASUALTY_SEARCH:
-            matching = [c for c in zones[zone] if self.card(c).unit == unit]
-            if matching:
-                chosen = self.choose(side, matching, f"the card {self.unit(side, unit).label} loses from its {zone}")
-                self.move_card(side, chosen, zone, "casualties")
-                self.log.add("casualty", side=side, unit=unit, zone=zone, card=self.card(chosen).label,
-                             casualties=len(zones["casualties"]))
-                self.log.add("casualty_named", to=[side], side=side, unit=unit, card=chosen)
-                if zone == "deck":
-                    zones["deck"] = self.hidden.shuffle(zones["deck"])
-                    self.log.add("deck_shuffled", side=side, why="a casualty was taken from it")
-                return False
+        if self.take(side, lambda card: card.unit == unit, CASUALTY_SEARCH, "casualties",
+                     f"a casualty of {self.unit(side, unit).label}", "casualty", unit=unit):
+            return False
         if zones["deck"]:
             self.ruling("fruitless_search", "A search of the draw deck that finds no card of the unit does not "
                         "shuffle it, and nothing of its order is shown.")

@@ -23,6 +23,7 @@ SIDE = {"soviet": "Soviet", "german": "German"}
 PEOPLE = {"soviet": "the Soviets", "german": "the Germans"}
 DEFENCE_WORDS = {"base": "defence", "tunnel": "tunnel defence"}
 ZONE_WORDS = {"play_area": "play area", "hand": "hand", "discard": "discard pile", "deck": "draw deck"}
+TAKEN_INTO = {"casualties": "goes to your casualty pile", "removed": "is removed for the campaign"}
 CARD_ID = re.compile(r"\b[SN]-[PZVR]-[0-9]{3}\b")
 
 
@@ -95,10 +96,12 @@ class Narrator:
         if kind == "attack":
             return self.attack(e)
         if kind == "casualty":
-            return f"{self.unit(side, e['unit'])} takes a casualty: a {e['card']} card from the " \
-                   f"{ZONE_WORDS[e['zone']]} goes to the casualty pile ({e['casualties']} there)."
-        if kind == "casualty_named":
-            return f"Your casualty card: {self.card(e['card'])} {e['card']}."
+            which = f"the {e['card']} card from the {ZONE_WORDS[e['zone']]}" if "zone" in e else "one of its cards"
+            return f"{self.unit(side, e['unit'])} takes a casualty: {which} goes to the casualty pile " \
+                   f"({e['casualties']} there)."
+        if kind == "card_taken":
+            return f"Your {self.card(e['card'])} {e['card']} from your {ZONE_WORDS[e['zone']]} " \
+                   f"{TAKEN_INTO[e['into']]}."
         if kind == "routed":
             return f"{self.unit(side, e['unit'])} on {self.tile(e['tile'])} is routed{' again' if e['again'] else ''}."
         if kind == "pushed":
@@ -147,7 +150,8 @@ class Narrator:
         if kind == "card_returned":
             return f"{who} return {self.card(e['card'])} to their supply."
         if kind == "bomber_removed":
-            return f"{who} remove a Bomber from their {ZONE_WORDS[e['zone']]} for the campaign."
+            where = f" from their {ZONE_WORDS[e['zone']]}" if "zone" in e else ""
+            return f"{who} remove a Bomber{where} for the campaign."
         if kind == "no_bomber":
             return f"{who} have no Bomber to remove."
         if kind == "mine_placed":
