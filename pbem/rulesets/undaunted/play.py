@@ -47,7 +47,8 @@ class Turn:
         self.pack, self.state, self.log, self.dice, self.hidden = pack, state, log, dice, hidden
         self.board = Board(pack.layouts[pack.scenarios[state["scenario"]].layout])
         self.standing = standing or {}
-        self.ruled: set[str] = set()
+        self.ruled: set[tuple[str, tuple[str, ...]]] = set()
+        """The rulings said this exchange, each with its audience (none: public)."""
         self.acting: str | None = state.get("next_power")
         self.pushes: dict[str, str | None] = {}
         """The pushes the acting side's current play chose: unit to tile (None: no push)."""
@@ -80,11 +81,14 @@ class Turn:
         return [(s, u) for s in ("soviet", "german") if side in (None, s)
                 for u in self.pack.units[s] if (self.token(s, u) or {}).get("tile") == tile]
 
-    def ruling(self, name: str, text: str) -> None:
-        """Say in the report, once per exchange, that a ruling decided something."""
-        if name not in self.ruled:
-            self.ruled.add(name)
-            self.log.add("ruling", name=name, text=text)
+    def ruling(self, name: str, text: str, to: list[str] | None = None) -> None:
+        """Say in the report, once per exchange, that a ruling decided something: to `to` alone
+        when what it decided is hidden from the others (a card that never left the hand)."""
+        audience = tuple(to or ())
+        if (name, ()) in self.ruled or (name, audience) in self.ruled:
+            return
+        self.ruled.add((name, audience))
+        self.log.add("ruling", **({"to": list(audience)} if audience else {}), name=name, text=text)
 
     # ---- cards ---------------------------------------------------------------------------------
     def move_card(self, side: str, card_id: str, source: str, target: str) -> None:

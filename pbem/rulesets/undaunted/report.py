@@ -333,7 +333,8 @@ def report_model(ruleset, before: dict[str, Any], after: dict[str, Any], log: Ev
         "awaiting": _awaiting(after, end["awaiting"]),
         "winner": _cap(PEOPLE[seen["winner"]]) if seen["winner"] else None,
         "lines": lines,
-        "rulings": [f"{e['name']}: {e['text']}" for e in events if e["type"] == "ruling"],
+        # a ruling told to one side first and to everyone later is one ruling to that side
+        "rulings": list(dict.fromkeys(f"{e['name']}: {e['text']}" for e in events if e["type"] == "ruling")),
         "defaults": [f"{SIDE[e['side']]}: {e['what'] if 'to' in e else narrator.named(e['what'])}"
                      for e in events if e["type"] == "default_applied"],
         "sides": [_side_position(pack, seen, s, tile) for s in SIDES],
