@@ -337,24 +337,30 @@ class Turn:
         """The attacker may move a routed or flamed unit to an adjacent tile that carries its owner's
         marker; a suppressed unit so moved is readied; never an anti-tank gun, never through a
         tunnel, no mine or fire lane triggers (seed l.1500-1520). The orders (for the mover) or
-        standing orders (for a mine's owner) say where."""
+        standing orders (for a mine's owner) say where. The mover's orders are carried out in
+        public; standing orders are their owner's secret, so when they push nobody, why is told to
+        their owner alone and the others hear only that there was no push."""
         token = self.token(side, unit)
         if self.unit(side, unit).type == "at_gun":
             return
-        if by == self.acting:
-            wanted = [self.pushes[f"{side}:{unit}"]] if self.pushes.get(f"{side}:{unit}") else []
+        standing = by != self.acting
+        if standing:
+            wanted, source = list(self.standing.get(by, {}).get("mine_push") or []), "standing orders"
         else:
-            wanted = list(self.standing.get(by, {}).get("mine_push") or [])
-        if not wanted:
-            if by == self.acting:
-                self.log.add("default_applied", side=by, what=f"no push of {side} {unit}: the orders name no tile")
-            return
+            wanted, source = [self.pushes[f"{side}:{unit}"]] if self.pushes.get(f"{side}:{unit}") else [], "orders"
         legal = [t for t in self.board.neighbours[token["tile"]] if self.marker(side, t)
                  and not (self.unit(side, unit).tank and self.tile(t).impassable)]
         to = next((t for t in wanted if t in legal), None)
         if to is None:
-            self.log.add("push_refused", side=by, unit=unit, wanted=wanted[0],
-                         why=f"no tile of {', '.join(wanted)} is next to {token['tile']} with a {side} marker")
+            told = {"to": [by]} if standing else {}
+            if not wanted:
+                self.log.add("default_applied", **told, side=by,
+                             what=f"no push of {side} {unit}: the {source} name no tile")
+            else:
+                self.log.add("push_refused", **told, side=by, unit=unit, wanted=wanted[0],
+                             why=f"no tile of {', '.join(wanted)} is next to {token['tile']} with a {side} marker")
+            if standing:
+                self.log.add("not_pushed", side=by, target_side=side, unit=unit)
             return
         before = token["tile"]
         token["tile"] = to

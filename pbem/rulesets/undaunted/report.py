@@ -109,6 +109,8 @@ class Narrator:
                    f"{self.tile(e['to_tile'])} ({e['cause']})."
         if kind == "push_refused":
             return f"{who} cannot push {self.unit(other_side(side), e['unit'])}: {e['why']}."
+        if kind == "not_pushed":
+            return f"{who} do not push {self.unit(e['target_side'], e['unit'])}."
         if kind == "suppressed":
             return f"{self.unit(side, e['unit'])} on {self.tile(e['tile'])} is suppressed."
         if kind == "readied":
