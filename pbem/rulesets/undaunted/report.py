@@ -209,13 +209,13 @@ class Narrator:
                    f"{e['code']} becomes {e['new_code'] or 'none (the scenario gives no next code)'}."
         if kind == "casualty_phase":
             return f"Casualty phase: {PEOPLE[side]} have {_plural(e['pile'], 'card')} in the casualty pile: " \
-                   f"{_plural(e['permanent'], 'permanent casualty')}."
+                   f"up to {e['up_to']} lost for good (never a reservist)."
         if kind == "permanent_casualties":
             lost = ", ".join(f"{self.card(c)} {c}" for c in e["cards"]) or "none"
             now = "; ".join(f"{old} is replaced by the reservist {new}" for old, new in e["reservists"].items())
             return f"Your permanent casualties: {lost}" + (f"; {now}." if now else ".")
         if kind == "upgrade_phase":
-            return f"Upgrade phase: {PEOPLE[side]} upgrade {_plural(e['count'], 'card')}."
+            return f"Upgrade phase: {PEOPLE[side]} upgrade up to {_plural(e['up_to'], 'regular unit card')}."
         if kind == "upgrades":
             done = ", ".join(f"{old} becomes {new} ({self.card(new)})" for old, new in e["cards"].items())
             return f"Your upgrades: {done or 'none'}."
