@@ -1,7 +1,8 @@
 """The Undaunted: Stalingrad adjudication catalogue: the seed's worked examples (the example of play
 of #011, the action examples) and every numbered edge case of the digest (§8), each a position,
 one side's orders (or both bids), the other's standing orders, fixed d10 faces and the outcome the
-rulebook gives. The format is in tests/catalogue/undaunted-stalingrad/README.md."""
+rulebook gives; a case about a secret also has a twin that nobody but the secret's owner may tell
+from it. The format is in tests/catalogue/undaunted-stalingrad/README.md."""
 
 from __future__ import annotations
 
@@ -14,10 +15,11 @@ import pytest
 import yaml
 
 from pbem.core.dice import DiceStream, FixedDice
-from pbem.core.events import EventLog
+from pbem.core.events import EventLog, seen_by
 from pbem.core.yamlio import dump_yaml, parse_document
 from pbem.rulesets.undaunted import Undaunted
 from pbem.rulesets.undaunted.content import SIDES
+from pbem.rulesets.undaunted.report import report_model
 from pbem.rulesets.undaunted.turn import opening, set_up
 
 CASES = sorted((Path(__file__).parent / "catalogue" / "undaunted-stalingrad").glob("*.yaml"))
@@ -103,15 +105,67 @@ def _check(actual: Any, expected: Any, where: str) -> None:
         assert actual == expected, f"{where}: {actual!r}, expected {expected!r}"
 
 
-@pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
-def test_case(path: Path) -> None:
-    case = yaml.safe_load(path.read_text(encoding="utf-8"))
+def _merged(base: Any, changes: Any) -> Any:
+    """`base` with `changes` laid over it: mappings key by key, anything else replaced."""
+    if not (isinstance(base, dict) and isinstance(changes, dict)):
+        return copy.deepcopy(changes)
+    return {key: _merged(base[key], changes[key]) if key in base and key in changes else
+            copy.deepcopy(changes[key] if key in changes else base[key]) for key in base | changes}
+
+
+def _play(case: dict[str, Any]) -> tuple[dict[str, Any], list, Any, FixedDice, EventLog]:
+    """The case's position, the problems of its orders and, when there are none, the state after
+    them, the dice and the events."""
     state = position(case)
     acting = state["next_power"]
     submissions = _docs(case["orders"], acting) if state["phase"] == "bid" else _docs({acting: case["orders"]}, acting)
     standing = _docs(case.get("standing") or {}, None)
-    expect = case["expect"]
     problems = RULESET.check_orders(state, submissions, standing)
+    dice = FixedDice([face or 10 for face in case.get("dice") or []])
+    log = EventLog()
+    if problems:
+        return state, problems, None, dice, log
+    before = dump_yaml(state)
+    after = RULESET.resolve(state, submissions, standing, dice, log, DiceStream(HIDDEN_KEY, "catalogue-turn"))
+    assert dump_yaml(state) == before, "resolve changed the state it was given"
+    return state, problems, after, dice, log
+
+
+def _told(before: dict[str, Any], after: dict[str, Any], log: EventLog, audience: str, view: bool
+          ) -> dict[str, Any]:
+    """What `audience` is told of an exchange: the events it sees and its report's lines, and with
+    `view` its view of the position after."""
+    framed = EventLog()
+    framed.add("turn_start", turn=1, seed="0" * 64)
+    framed.extend(log.events)
+    framed.add("turn_end", state_commitment="0" * 64, awaiting=list(RULESET.awaiting(after)))
+    model = report_model(RULESET, before, after, framed, audience)
+    return {"events": [e for e in log.events if seen_by(e, audience)],
+            "view": RULESET.view(after, audience) if view else None} | \
+        {part: model[part] for part in ("lines", "rulings", "defaults")}
+
+
+def _check_twin(case: dict[str, Any], before: dict[str, Any], after: dict[str, Any], log: EventLog) -> None:
+    """The twin differs from the case only in what `secret_of` hides: everyone else is told the
+    same, event for event and line for line (and sees the same position, with `same_view`)."""
+    twin = case["twin"]
+    changed = case | {"position": _merged(case.get("position") or {}, twin.get("position") or {}),
+                      "standing": twin.get("standing", case.get("standing")),
+                      "orders": twin.get("orders", case["orders"])}
+    twin_before, problems, twin_after, _, twin_log = _play(changed)
+    assert not problems, "\n".join(map(str, problems))
+    view = twin.get("same_view", False)
+    for audience in ("public", *SIDES):
+        if audience != twin["secret_of"]:
+            assert _told(twin_before, twin_after, twin_log, audience, view) == \
+                _told(before, after, log, audience, view), f"{audience} can tell the twin from the case"
+
+
+@pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
+def test_case(path: Path) -> None:
+    case = yaml.safe_load(path.read_text(encoding="utf-8"))
+    expect = case["expect"]
+    state, problems, after, dice, log = _play(case)
     if "problems" in expect:
         assert expect["problems"], "a case that expects problems names them"
         text = "\n".join(str(p) for p in problems)
@@ -119,12 +173,9 @@ def test_case(path: Path) -> None:
             assert re.search(pattern, text), f"no problem matches {pattern!r} in:\n{text}"
         return
     assert not problems, "\n".join(map(str, problems))
-    dice = FixedDice([face or 10 for face in case.get("dice") or []])
-    log = EventLog()
-    before = dump_yaml(state)
-    after = RULESET.resolve(state, submissions, standing, dice, log, DiceStream(HIDDEN_KEY, "catalogue-turn"))
-    assert dump_yaml(state) == before, "resolve changed the state it was given"
     assert dice.unused == 0, f"{dice.unused} fixed dice were not rolled"
+    if "twin" in case:
+        _check_twin(case, state, after, log)
     for key in ("units", "markers", "tiles", "mines", "smoke", "fire_lanes", "tunnels", "winner", "initiative",
                 "phase", "next_power", "round", "objectives", "campaign", "scenario"):
         if key in expect:

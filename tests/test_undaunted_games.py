@@ -22,7 +22,7 @@ from undaunted_players import bid_orders, random_orders, steady_orders
 RULESET = Undaunted()
 HIDDEN_ZONES = ("hand", "deck", "discard", "casualties")
 CARD_ID = re.compile(r"\b[SN]-[PZVR]-\d{3}\b")
-SHOWN = ("card_played", "fog_set_aside", "bomber_removed", "card_returned", "bolstered", "action_of_card")
+SHOWN = ("card_played", "fog_set_aside", "card_returned", "bolstered", "action_of_card")
 """Public events that show the card they move, as the table shows it."""
 
 

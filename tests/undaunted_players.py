@@ -11,6 +11,7 @@ from typing import Any
 from pbem.rulesets.undaunted.actions import AREA
 from pbem.rulesets.undaunted.board import Board
 from pbem.rulesets.undaunted.content import COMBAT, Pack, other_side
+from pbem.rulesets.undaunted.orders import recon_performed
 
 
 def bid_orders(pack: Pack, view: dict[str, Any], side: str, rng: random.Random) -> dict[str, Any]:
@@ -96,6 +97,9 @@ def random_orders(pack: Pack, view: dict[str, Any], side: str, rng: random.Rando
     if rng.random() < 0.01 and not (view["turn"] or {}).get("played"):
         return {"side": side, "withdraw": True}
     plays = []
+    # each Recon takes a Fog of War of the hand, in whatever order the plays come; orders without
+    # one for it are refused when checked (Secure Recon may go without)
+    fogs = sum(pack.cards[c].kind == "fog_of_war" for c in view["sides"][side]["hand"])
     for card_id in sorted(view["sides"][side]["hand"]):
         card = pack.cards[card_id]
         roll = rng.random()
@@ -106,8 +110,12 @@ def random_orders(pack: Pack, view: dict[str, Any], side: str, rng: random.Rando
         elif card.actions:
             action = rng.choice(card.actions).action
             params = _params(pack, board, view, side, card_id, action, rng)
-            if params is not None:
-                plays.append({"card": card_id, "action": action} | params)
+            play = {"card": card_id, "action": action} | (params or {})
+            recon = recon_performed(play)
+            if params is None or recon == "recon" and not fogs:
+                continue
+            fogs -= bool(recon and fogs)
+            plays.append(play)
     rng.shuffle(plays)
     orders: dict[str, Any] = {"side": side, "plays": plays}
     if rng.random() < 0.2:

@@ -14,6 +14,7 @@ from pbem.core.yamlio import Document
 from pbem.rulesets.undaunted.checkstate import check_state
 from pbem.rulesets.undaunted.content import SIDES, Pack, check_pack, demo_pack, load_pack, merged_pack
 from pbem.rulesets.undaunted.orders import read_bid, read_standing, read_turn
+from pbem.rulesets.undaunted.play import HIDDEN_ZONES
 from pbem.rulesets.undaunted.turn import awaiting, opening, resolve_bids, resolve_turn
 
 OPTIONS = (
@@ -28,6 +29,10 @@ OPTIONS = (
 RULINGS = (
     Option("discard_pile", "counts public", ("counts public",),
            "A discard pile's size is public, its cards are seen by their owner only (the seed is silent)."),
+    Option("hidden_zones", "owner only", ("owner only",),
+           "Which of the hand, discard pile and draw deck a casualty or a Bomber is taken from, and which card, is "
+           "told to its owner only, as is the shuffle of the deck it came from: the enemy hears the unit, the "
+           "casualty pile's size and each zone's size after the exchange (seed l.1501; the digest leaves it open)."),
     Option("deploy_without_riflemen", "no action", ("no action",),
            "A unit whose Riflemen are not on the map cannot be deployed, so its card cannot be played for an "
            "action; it may still be withdrawn to the supply."),
@@ -102,19 +107,24 @@ class Undaunted(Ruleset):
     def view(self, state: dict[str, Any], audience: str) -> dict[str, Any]:
         """Hands, decks, discard piles and casualty piles by their size only, but to their owner;
         the supply, the play area and set-aside cards are public (seed l.556, l.1500; ruling
-        discard_pile). The campaign's card pools are their owner's."""
+        discard_pile). The campaign's card pools and the results of a turn's plays are their
+        owner's."""
         if audience == "moderator":
             return state
         seen = copy.deepcopy(state)
         for side in SIDES:
             zones = seen["sides"][side]
             own = audience == side
-            for zone in ("deck", "hand", "discard", "casualties"):
+            for zone in HIDDEN_ZONES:
                 if not own or zone == "deck":
                     zones[zone] = len(zones[zone])
             if not own:
                 seen["campaign"]["available"][side] = len(seen["campaign"]["available"][side])
                 seen["campaign"]["removed"][side] = len(seen["campaign"]["removed"][side])
+        if seen["turn"] and audience != seen["turn"]["side"]:
+            # the labels of the acting side's plays and their results are its orders': a play that
+            # was skipped (refused in the hand, a `when` not met) shows nowhere else
+            seen["turn"]["results"] = {}
         return seen
 
     def private_brief(self, state: dict[str, Any], role: str) -> list[str]:

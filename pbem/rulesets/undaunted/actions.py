@@ -3,7 +3,9 @@
 A play is read and checked by orders.py; here it is carried out. What only the moment can tell
 (the card is not in hand, the unit is suppressed, the tile lacks a marker) makes the play fail
 with a reason in the report, as an order that cannot be carried out fails in an email game; the
-rest of the orders go on.
+rest of the orders go on. Whatever could refuse a card still in the hand is checked before the
+card is shown or anything is logged, so that such a refusal, and the ruling that decided it, are
+told to the side alone: the enemy never learns what the hand held.
 """
 
 from __future__ import annotations
@@ -13,11 +15,24 @@ from typing import Any
 from pbem.rulesets.undaunted.board import edge
 from pbem.rulesets.undaunted.campaign import remove_from_campaign
 from pbem.rulesets.undaunted.content import COMBAT, Action, action_name, other_side
+from pbem.rulesets.undaunted.orders import recon_performed
 from pbem.rulesets.undaunted.play import MINES_PER_UNIT, SMOKE_PER_UNIT, ActionEnds, Turn
 
 
 class Refused(Exception):
-    """The play or action cannot be carried out now; its text says why."""
+    """The play or action cannot be carried out now; its text says why, and `ruling` (name, text)
+    the ruling that decided it, which is told to whoever hears the refusal."""
+
+    def __init__(self, why: str, ruling: tuple[str, str] | None = None) -> None:
+        super().__init__(why)
+        self.ruling = ruling
+
+    def tell(self, turn: Turn, event: str, to: list[str] | None = None, **fields: Any) -> None:
+        """Log the refusal as `event`, after the ruling that decided it, both to `to` (None:
+        everyone)."""
+        if self.ruling:
+            turn.ruling(*self.ruling, to=to)
+        turn.log.add(event, **({"to": to} if to else {}), **fields, why=str(self))
 
 
 def find_card(turn: Turn, side: str, ref: str, zone: str) -> str | None:
@@ -57,34 +72,45 @@ def play_card(turn: Turn, side: str, play: dict[str, Any]) -> str:
         action = card.actions[play["index"]]
         if action.unavailable:
             raise Refused(f"{action.label} is unavailable on this reservist card")
-        _deploy(turn, side, card_id, play)
         _ready_to_act(turn, side, card_id)
+        _needs_from_hand(turn, side, play)
+        _deploy(turn, side, card_id, play)
         turn.move_card(side, card_id, "hand", "play_area")
         turn.log.add("card_played", side=side, card=card_id, name=card.label, use="action", action=action.label)
     except Refused as why:
         # a card that was never played stays a secret of the hand: only its owner hears why
-        turn.log.add("play_failed", to=[side], side=side, card=play["card"], why=str(why))
+        why.tell(turn, "play_failed", [side], side=side, card=play["card"])
         return "skipped"
     try:
         return perform(turn, side, card_id, action, play)
     except Refused as why:
-        turn.log.add("action_failed", side=side, card=card_id, action=action.label, why=str(why))
+        why.tell(turn, "action_failed", side=side, card=card_id, action=action.label)
         return "failure"
     except ActionEnds as why:
         turn.log.add("action_ended", side=side, card=card_id, why=str(why))
         return "done"
 
 
+def _needs_from_hand(turn: Turn, side: str, play: dict[str, Any]) -> None:
+    """Refuse while the card is still in the hand an action that could fail only for what the
+    hand holds: Recon, also the one Inspire or Exertion performs, needs a Fog of War there (seed
+    l.1386). Failing after the card is shown would tell the enemy that the hand holds none."""
+    hand = turn.zones(side)["hand"]
+    if recon_performed(play) == "recon" and not any(turn.card(c).kind == "fog_of_war" for c in hand):
+        raise Refused("Recon needs a Fog of War card in the hand, and it holds none")
+
+
 def _deploy(turn: Turn, side: str, card_id: str, play: dict[str, Any]) -> None:
-    """A unit card played for an action puts its token on the map first (seed l.640-660)."""
+    """A unit card played for an action puts its token on the map first (seed l.640-660); it is
+    the last check of a card in the hand, and logs nothing unless it deploys."""
     card = turn.card(card_id)
     if not card.unit or turn.token(side, card.unit):
         return
     places = turn.deploy_tiles(side, card.unit)
     if not places:
-        turn.ruling("deploy_without_riflemen", "A unit whose Riflemen are not on the map (for a tank: not on a "
-                    "passable tile) cannot be deployed, so its card cannot be played for an action.")
-        raise Refused(f"{turn.unit(side, card.unit).label} has no Riflemen tile to deploy to")
+        raise Refused(f"{turn.unit(side, card.unit).label} has no Riflemen tile to deploy to",
+                      ("deploy_without_riflemen", "A unit whose Riflemen are not on the map (for a tank: not on a "
+                       "passable tile) cannot be deployed, so its card cannot be played for an action."))
     wanted = play.get("deploy")
     if wanted is None:
         wanted = places[0]
@@ -389,18 +415,11 @@ def anti_aircraft(turn: Turn, side: str, card_id: str, action: Action, params: d
     """The enemy removes a Bomber for the campaign from hand, discard pile or draw deck (shuffled
     after); with none, the card may go back to the supply (seed l.1366, l.1420)."""
     enemy = other_side(side)
-    zones = turn.zones(enemy)
-    for zone in ("hand", "discard", "deck"):
-        bombers = [c for c in zones[zone] if turn.card(c).name == "Bomber"]
-        if bombers:
-            chosen = turn.choose(enemy, bombers, "the Bomber it removes")
-            turn.move_card(enemy, chosen, zone, "removed")
-            remove_from_campaign(turn.state["campaign"], enemy, chosen)
-            turn.log.add("bomber_removed", side=enemy, zone=zone, card=chosen)
-            if zone == "deck":
-                zones["deck"] = turn.hidden.shuffle(zones["deck"])
-                turn.log.add("deck_shuffled", side=enemy, why="a Bomber was taken from it")
-            return
+    bomber = turn.take(enemy, lambda card: card.name == "Bomber", ("hand", "discard", "deck"), "removed",
+                       "a Bomber", "bomber_removed")
+    if bomber:
+        remove_from_campaign(turn.state["campaign"], enemy, bomber)
+        return
     back = params.get("return_to_supply")
     if back is None:
         back = True

@@ -97,7 +97,8 @@ def _casualty_phase(turn: Turn, side: str) -> None:
                 missing.append(reservist)
     if missing:
         turn.log.add("content_missing", to=[side], side=side, what="reservist", cards=missing)
-    turn.log.add("casualty_phase", side=side, pile=len(pile), permanent=len(lost))
+    # fewer are lost only when the pile holds too many reservists, which the others may not see
+    turn.log.add("casualty_phase", side=side, pile=len(pile), up_to=wanted)
     turn.log.add("permanent_casualties", to=[side], side=side, cards=lost, reservists=replaced)
 
 
@@ -137,7 +138,8 @@ def _upgrade_phase(turn: Turn, side: str, upgrades: int) -> None:
         upgraded[card_id] = better
     if missing:
         turn.log.add("content_missing", to=[side], side=side, what="upgrade", cards=missing)
-    turn.log.add("upgrade_phase", side=side, count=len(upgraded))
+    # fewer are upgraded only when the cards hold too few regular unit cards, which the others may not see
+    turn.log.add("upgrade_phase", side=side, up_to=upgrades)
     turn.log.add("upgrades", to=[side], side=side, cards=upgraded)
 
 

@@ -121,9 +121,18 @@ def read_turn(pack: Pack, state: dict[str, Any], doc: Document, side: str) -> tu
     labels = set(turn.get("results") or {})
     plays = []
     reachable = set(state["sides"][side]["hand"])
+    fogs = sum(pack.cards[c].kind == "fog_of_war" for c in reachable)
     drawing = False
     for i, play in enumerate(data.get("plays") or []):
         plays.append(_read_play(reader, play, ("plays", i), labels, reachable, drawing))
+        # Recon sets aside a Fog of War of the hand; refused here, not when its card is shown, so
+        # that only this side hears that the hand holds none (Secure Recon may go without)
+        recon = recon_performed(plays[-1])
+        if recon and fogs:
+            fogs -= 1
+        elif recon == "recon" and not drawing:
+            reader.problem(("plays", i), "Recon needs a Fog of War card in the hand, and the hand holds none for "
+                           "it, nor does an earlier play draw a card", "a Fog of War in the hand")
         if play.get("label"):
             if play["label"] in labels:
                 reader.problem(("plays", i, "label"), f"the label {play['label']!r} is used twice")
@@ -133,6 +142,14 @@ def read_turn(pack: Pack, state: dict[str, Any], doc: Document, side: str) -> tu
     preferences = {key: list(data[key]) for key in ("casualty_preference", "draw_deck_preference") if data.get(key)}
     return {"withdraw": bool(data.get("withdraw")), "plays": plays, "await_report": bool(data.get("await_report")),
             "preferences": preferences}, reader.problems
+
+
+def recon_performed(play: dict[str, Any]) -> str | None:
+    """`recon` or `secure_recon` when a read play performs it, also through Inspire or Exertion."""
+    action = play.get("action")
+    if action in ("inspire", "exertion"):
+        action = (play.get("perform") or {}).get("action")
+    return action if action in ("recon", "secure_recon") else None
 
 
 def _card_draws(pack: Pack, ref: str | None, side: str) -> bool:

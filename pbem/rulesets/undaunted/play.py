@@ -8,13 +8,16 @@ hidden shuffles and the standing orders.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from pbem.core.events import EventLog
 from pbem.rulesets.undaunted.board import Board, edge
 from pbem.rulesets.undaunted.content import Card, Pack, Unit, other_side
 
 CASUALTY_SEARCH = ("play_area", "hand", "discard", "deck")
+HIDDEN_ZONES = ("deck", "hand", "discard", "casualties")
+"""The zones whose cards only their owner sees; the other side knows their sizes (seed l.1501;
+rulings discard_pile, hidden_zones)."""
 SMOKE_BONUS, TUNNEL_DEFENCE = 2, 7
 FIRE_LANE_SUPPRESS = 3
 MINES_PER_UNIT, SMOKE_PER_UNIT = 4, 2
@@ -44,7 +47,8 @@ class Turn:
         self.pack, self.state, self.log, self.dice, self.hidden = pack, state, log, dice, hidden
         self.board = Board(pack.layouts[pack.scenarios[state["scenario"]].layout])
         self.standing = standing or {}
-        self.ruled: set[str] = set()
+        self.ruled: set[tuple[str, tuple[str, ...]]] = set()
+        """The rulings said this exchange, each with its audience (none: public)."""
         self.acting: str | None = state.get("next_power")
         self.pushes: dict[str, str | None] = {}
         """The pushes the acting side's current play chose: unit to tile (None: no push)."""
@@ -77,11 +81,14 @@ class Turn:
         return [(s, u) for s in ("soviet", "german") if side in (None, s)
                 for u in self.pack.units[s] if (self.token(s, u) or {}).get("tile") == tile]
 
-    def ruling(self, name: str, text: str) -> None:
-        """Say in the report, once per exchange, that a ruling decided something."""
-        if name not in self.ruled:
-            self.ruled.add(name)
-            self.log.add("ruling", name=name, text=text)
+    def ruling(self, name: str, text: str, to: list[str] | None = None) -> None:
+        """Say in the report, once per exchange, that a ruling decided something: to `to` alone
+        when what it decided is hidden from the others (a card that never left the hand)."""
+        audience = tuple(to or ())
+        if (name, ()) in self.ruled or (name, audience) in self.ruled:
+            return
+        self.ruled.add((name, audience))
+        self.log.add("ruling", **({"to": list(audience)} if audience else {}), name=name, text=text)
 
     # ---- cards ---------------------------------------------------------------------------------
     def move_card(self, side: str, card_id: str, source: str, target: str) -> None:
@@ -110,6 +117,27 @@ class Turn:
         self.log.add("cards_drawn_named", to=[side], side=side, cards=[self.card(c).label for c in drawn],
                      ids=drawn)
         return drawn
+
+    def take(self, side: str, wanted: Callable[[Card], bool], zones: tuple[str, ...], into: str, what: str,
+             event: str, **fields: Any) -> str | None:
+        """Move one `wanted` card of the first of `zones` that holds one (the owner's choice among
+        several) to `into`, shuffling a draw deck it came from (seed l.1490-1505, l.1366): the card,
+        or None when no zone holds one. The public `event` names the zone and the card only when the
+        zone is public, with the size of `into`; its owner alone hears where the card came from
+        (ruling hidden_zones), so that nothing the others cannot see is said to them."""
+        mine = self.zones(side)
+        zone = next((z for z in zones if any(wanted(self.card(c)) for c in mine[z])), None)
+        if zone is None:
+            return None
+        chosen = self.choose(side, [c for c in mine[zone] if wanted(self.card(c))], f"{what}, from the {zone}")
+        self.move_card(side, chosen, zone, into)
+        shown = {} if zone in HIDDEN_ZONES else {"zone": zone, "card": self.card(chosen).label}
+        self.log.add(event, side=side, **fields, **shown, **{into: len(mine[into])})
+        self.log.add("card_taken", to=[side], side=side, card=chosen, zone=zone, into=into)
+        if zone == "deck":
+            mine["deck"] = self.hidden.shuffle(mine["deck"])
+            self.log.add("deck_shuffled", to=[side], side=side, why=f"{what} was taken from it")
+        return chosen
 
     def preference(self, side: str) -> list[str]:
         return list(self.standing.get(side, {}).get("casualty_preference") or DEFAULT_PREFERENCE)
@@ -293,18 +321,9 @@ class Turn:
         (shuffled after); with none the unit routs (seed l.1490-1505). True when it routs."""
         zones = self.zones(side)
         self.lift_fire_lane(side, unit, "casualty")
-        for zone in CASUALTY_SEARCH:
-            matching = [c for c in zones[zone] if self.card(c).unit == unit]
-            if matching:
-                chosen = self.choose(side, matching, f"the card {self.unit(side, unit).label} loses from its {zone}")
-                self.move_card(side, chosen, zone, "casualties")
-                self.log.add("casualty", side=side, unit=unit, zone=zone, card=self.card(chosen).label,
-                             casualties=len(zones["casualties"]))
-                self.log.add("casualty_named", to=[side], side=side, unit=unit, card=chosen)
-                if zone == "deck":
-                    zones["deck"] = self.hidden.shuffle(zones["deck"])
-                    self.log.add("deck_shuffled", side=side, why="a casualty was taken from it")
-                return False
+        if self.take(side, lambda card: card.unit == unit, CASUALTY_SEARCH, "casualties",
+                     f"a casualty of {self.unit(side, unit).label}", "casualty", unit=unit):
+            return False
         if zones["deck"]:
             self.ruling("fruitless_search", "A search of the draw deck that finds no card of the unit does not "
                         "shuffle it, and nothing of its order is shown.")
@@ -318,24 +337,30 @@ class Turn:
         """The attacker may move a routed or flamed unit to an adjacent tile that carries its owner's
         marker; a suppressed unit so moved is readied; never an anti-tank gun, never through a
         tunnel, no mine or fire lane triggers (seed l.1500-1520). The orders (for the mover) or
-        standing orders (for a mine's owner) say where."""
+        standing orders (for a mine's owner) say where. The mover's orders are carried out in
+        public; standing orders are their owner's secret, so when they push nobody, why is told to
+        their owner alone and the others hear only that there was no push."""
         token = self.token(side, unit)
         if self.unit(side, unit).type == "at_gun":
             return
-        if by == self.acting:
-            wanted = [self.pushes[f"{side}:{unit}"]] if self.pushes.get(f"{side}:{unit}") else []
+        standing = by != self.acting
+        if standing:
+            wanted, source = list(self.standing.get(by, {}).get("mine_push") or []), "standing orders"
         else:
-            wanted = list(self.standing.get(by, {}).get("mine_push") or [])
-        if not wanted:
-            if by == self.acting:
-                self.log.add("default_applied", side=by, what=f"no push of {side} {unit}: the orders name no tile")
-            return
+            wanted, source = [self.pushes[f"{side}:{unit}"]] if self.pushes.get(f"{side}:{unit}") else [], "orders"
         legal = [t for t in self.board.neighbours[token["tile"]] if self.marker(side, t)
                  and not (self.unit(side, unit).tank and self.tile(t).impassable)]
         to = next((t for t in wanted if t in legal), None)
         if to is None:
-            self.log.add("push_refused", side=by, unit=unit, wanted=wanted[0],
-                         why=f"no tile of {', '.join(wanted)} is next to {token['tile']} with a {side} marker")
+            told = {"to": [by]} if standing else {}
+            if not wanted:
+                self.log.add("default_applied", **told, side=by,
+                             what=f"no push of {side} {unit}: the {source} name no tile")
+            else:
+                self.log.add("push_refused", **told, side=by, unit=unit, wanted=wanted[0],
+                             why=f"no tile of {', '.join(wanted)} is next to {token['tile']} with a {side} marker")
+            if standing:
+                self.log.add("not_pushed", side=by, target_side=side, unit=unit)
             return
         before = token["tile"]
         token["tile"] = to

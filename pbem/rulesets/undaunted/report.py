@@ -23,6 +23,7 @@ SIDE = {"soviet": "Soviet", "german": "German"}
 PEOPLE = {"soviet": "the Soviets", "german": "the Germans"}
 DEFENCE_WORDS = {"base": "defence", "tunnel": "tunnel defence"}
 ZONE_WORDS = {"play_area": "play area", "hand": "hand", "discard": "discard pile", "deck": "draw deck"}
+TAKEN_INTO = {"casualties": "goes to your casualty pile", "removed": "is removed for the campaign"}
 CARD_ID = re.compile(r"\b[SN]-[PZVR]-[0-9]{3}\b")
 
 
@@ -95,10 +96,12 @@ class Narrator:
         if kind == "attack":
             return self.attack(e)
         if kind == "casualty":
-            return f"{self.unit(side, e['unit'])} takes a casualty: a {e['card']} card from the " \
-                   f"{ZONE_WORDS[e['zone']]} goes to the casualty pile ({e['casualties']} there)."
-        if kind == "casualty_named":
-            return f"Your casualty card: {self.card(e['card'])} {e['card']}."
+            which = f"the {e['card']} card from the {ZONE_WORDS[e['zone']]}" if "zone" in e else "one of its cards"
+            return f"{self.unit(side, e['unit'])} takes a casualty: {which} goes to the casualty pile " \
+                   f"({e['casualties']} there)."
+        if kind == "card_taken":
+            return f"Your {self.card(e['card'])} {e['card']} from your {ZONE_WORDS[e['zone']]} " \
+                   f"{TAKEN_INTO[e['into']]}."
         if kind == "routed":
             return f"{self.unit(side, e['unit'])} on {self.tile(e['tile'])} is routed{' again' if e['again'] else ''}."
         if kind == "pushed":
@@ -106,6 +109,8 @@ class Narrator:
                    f"{self.tile(e['to_tile'])} ({e['cause']})."
         if kind == "push_refused":
             return f"{who} cannot push {self.unit(other_side(side), e['unit'])}: {e['why']}."
+        if kind == "not_pushed":
+            return f"{who} do not push {self.unit(e['target_side'], e['unit'])}."
         if kind == "suppressed":
             return f"{self.unit(side, e['unit'])} on {self.tile(e['tile'])} is suppressed."
         if kind == "readied":
@@ -147,7 +152,8 @@ class Narrator:
         if kind == "card_returned":
             return f"{who} return {self.card(e['card'])} to their supply."
         if kind == "bomber_removed":
-            return f"{who} remove a Bomber from their {ZONE_WORDS[e['zone']]} for the campaign."
+            where = f" from their {ZONE_WORDS[e['zone']]}" if "zone" in e else ""
+            return f"{who} remove a Bomber{where} for the campaign."
         if kind == "no_bomber":
             return f"{who} have no Bomber to remove."
         if kind == "mine_placed":
@@ -203,13 +209,13 @@ class Narrator:
                    f"{e['code']} becomes {e['new_code'] or 'none (the scenario gives no next code)'}."
         if kind == "casualty_phase":
             return f"Casualty phase: {PEOPLE[side]} have {_plural(e['pile'], 'card')} in the casualty pile: " \
-                   f"{_plural(e['permanent'], 'permanent casualty')}."
+                   f"up to {e['up_to']} lost for good (never a reservist)."
         if kind == "permanent_casualties":
             lost = ", ".join(f"{self.card(c)} {c}" for c in e["cards"]) or "none"
             now = "; ".join(f"{old} is replaced by the reservist {new}" for old, new in e["reservists"].items())
             return f"Your permanent casualties: {lost}" + (f"; {now}." if now else ".")
         if kind == "upgrade_phase":
-            return f"Upgrade phase: {PEOPLE[side]} upgrade {_plural(e['count'], 'card')}."
+            return f"Upgrade phase: {PEOPLE[side]} upgrade up to {_plural(e['up_to'], 'regular unit card')}."
         if kind == "upgrades":
             done = ", ".join(f"{old} becomes {new} ({self.card(new)})" for old, new in e["cards"].items())
             return f"Your upgrades: {done or 'none'}."
@@ -329,7 +335,8 @@ def report_model(ruleset, before: dict[str, Any], after: dict[str, Any], log: Ev
         "awaiting": _awaiting(after, end["awaiting"]),
         "winner": _cap(PEOPLE[seen["winner"]]) if seen["winner"] else None,
         "lines": lines,
-        "rulings": [f"{e['name']}: {e['text']}" for e in events if e["type"] == "ruling"],
+        # a ruling told to one side first and to everyone later is one ruling to that side
+        "rulings": list(dict.fromkeys(f"{e['name']}: {e['text']}" for e in events if e["type"] == "ruling")),
         "defaults": [f"{SIDE[e['side']]}: {e['what'] if 'to' in e else narrator.named(e['what'])}"
                      for e in events if e["type"] == "default_applied"],
         "sides": [_side_position(pack, seen, s, tile) for s in SIDES],
