@@ -519,7 +519,7 @@ def redraw(folder: Path = typer.Argument(..., help="The game folder."),
     except Exception as exc:  # an output folder is swapped in whole: each turn is redrawn or as it was
         outcome = "the turns listed above were redrawn, no other" if written else "nothing was written"
         if isinstance(exc, InputError):
-            _fail(exc, outcome)
+            fail(exc, outcome)
         _internal(exc, outcome)  # a fault of pbem, e.g. a drawing that fails
     typer.echo(f"redrew {len(written)} turn{'s' if len(written) != 1 else ''}; the facts and text reports are "
                "unchanged", err=True)
