@@ -495,7 +495,8 @@ def verify(folder: Path = typer.Argument(..., help="The game folder."),
              for v in done]
     _outcome(failure, as_json, {"turns": turns}, "the game does not verify")
     if not as_json:
-        proved = "state, event log, text report and die" if reports else "state, event log and die"
+        proved = "state, event log, report (an HTML one without its drawings) and die" if reports \
+            else "state, event log and die"
         typer.echo(f"verified {len(done)} turn{'s' if len(done) != 1 else ''}: every {proved} matches the seeds "
                    "and the orders", err=True)
 

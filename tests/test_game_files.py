@@ -113,3 +113,17 @@ def test_new_fills_the_empty_folder_it_stands_in(tmp_path, monkeypatch):
     assert folder.stat().st_ino == inode
     assert sorted(p.name for p in folder.iterdir()) == ["game.yaml", "secret.yaml", "standing", "start", "turns"]
     assert pbem("verify", ".").exit_code == 0
+
+
+def test_verify_compares_an_html_report_without_its_drawings():
+    from pbem.core.game import comparable
+    page = (b'<p>Germany takes Karelia</p><img src="data:image/png;base64,iVBORw0KGgo=">'
+            b'<svg viewBox="0 0 10 10"><path d="M0 0"/></svg><area coords="1,2,3.5" title="3 infantry">'
+            b'<div data-action="10,20,30,40" data-label="Moscow">')
+    redrawn = page.replace(b"iVBORw0KGgo=", b"AAAA").replace(b"M0 0", b"M1 1").replace(b"1,2,3.5", b"2,2,3")
+    redrawn = redrawn.replace(b"10,20,30,40", b"11,20,30,40")
+    assert comparable("report.html", page) == comparable("report.html", redrawn)
+    for faked in (page.replace(b"Karelia", b"Moscow"), page.replace(b"3 infantry", b"4 infantry"),
+                  page.replace(b'data-label="Moscow"', b'data-label="Berlin"')):
+        assert comparable("report-germany.html", faked) != comparable("report-germany.html", page)
+    assert comparable("report.md", page) == page

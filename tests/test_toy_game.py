@@ -124,3 +124,8 @@ def test_a_game_of_the_toy_from_new_to_reveal(toy_path: str, tmp_path: Path, con
     run("reveal", game)
     assert "hidden_key" in (game / "reveal.yaml").read_text()
     assert "verified 3 turns" in run("verify", game, "--reports").stderr
+    # a private HTML report, the one mail clients show, faked after the game: verify names it
+    private = last / "report-south.html"
+    private.write_text(private.read_text().replace("Your hand:", "Your hand (faked):"))
+    faked = run("verify", game, "--reports", ok=False)
+    assert faked.returncode == 1 and "report-south.html line" in faked.stderr
