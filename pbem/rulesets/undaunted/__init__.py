@@ -71,6 +71,8 @@ RULINGS = (
            "A side with no card in hand bids nothing and loses the bid to any card; two empty hands tie."),
     Option("german_table", "same as soviet", ("same as soviet",),
            "Scenario #011's supply and draw deck, printed for the Soviets, apply to the Germans alike."),
+    Option("command_card_fire", "no range bonus", ("no range bonus",),
+           "A command card that fires from off the map has no tile to count the range from: no range bonus."),
 )
 
 
