@@ -36,9 +36,9 @@ def drawn(name: str) -> bool:
     """Whether a turn's output is a drawing or an HTML report (which embeds the drawings).
 
     Drawn by matplotlib, whose output may differ between the versions pbem allows, and changed by
-    every change of a drawing's style: `verify` proves a game by its facts and, on request, its
-    text reports, never by these bytes, and does not need them, so that the examples need not
-    commit them; `pbem redraw` makes them again from the facts."""
+    every change of a drawing's style: `verify` never compares a drawing's bytes (an HTML report
+    only without its drawings) and does not need these files, so that the examples need not commit
+    them; `pbem redraw` makes them again from the facts."""
     return name in DRAWN or name.endswith(".html")
 
 

@@ -268,7 +268,7 @@ def _check_outputs(folder: Path, inputs: TurnInputs, result: TurnResult, reports
             if not drawn(name):
                 problems.append(Problem(display_path(recorded), None, "", "missing: the turn's output was not "
                                         "recorded"))
-        elif name in result.files and not name.endswith(".png"):
+        elif name in result.files and name not in DRAWN:
             # bounded: a recorded file may be endless or a link out of the game, which is never shown
             data = read_input(inside_game(folder.resolve(), recorded), len(result.files[name]) + MAX_INPUT_BYTES)
             ours, theirs = comparable(name, data), comparable(name, result.files[name])

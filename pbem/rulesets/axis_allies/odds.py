@@ -243,7 +243,8 @@ def battle_luck(battle: Battle, orders: BattleOrders, result: BattleResult, *,
     ``max_work``: see :meth:`BattleChain.run`; raises :class:`BattleTooLarge` past it.
     """
     ends, _, dropped = _solve(battle, orders, None, max_work)
-    actual = outcome_rank(battle, result.winner, [*result.attackers, *result.retreated_pieces, *result.submerged["attacker"]],
+    actual = outcome_rank(battle, result.winner,
+                          [*result.attackers, *result.retreated_pieces, *result.submerged["attacker"]],
                           [*result.defenders, *result.submerged["defender"]])
     chance: Counter[str] = Counter()
     as_good = 0.0

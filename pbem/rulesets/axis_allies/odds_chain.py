@@ -188,7 +188,8 @@ def revised_steps(rules: CombatRules) -> bool:
             and not rules.air_hits_on_submarines_need_destroyer and not rules.bombarded_fire_back)
 
 
-def _outcomes(volleys: Sequence[Volley], targets: Sequence[Piece]) -> list[tuple[tuple[tuple[Target, int], ...], float]]:
+def _outcomes(volleys: Sequence[Volley],
+              targets: Sequence[Piece]) -> list[tuple[tuple[tuple[Target, int], ...], float]]:
     """Every count of hits per target class of ``volleys`` with its chance; as rounds._fire, a
     volley with no legal target among ``targets`` is not rolled."""
     by_target: dict[Target, list[Volley]] = defaultdict(list)
@@ -393,7 +394,8 @@ class BattleChain:
                 firing = dfn.board[d0] if shielded else dfn.board[d1]
                 for hits4, p4 in _outcomes(attack_volleys(battle, attackers), dfn.board[d1]):
                     d2 = dfn.take(d1, hits4)
-                    divers = diving(battle, orders, "defender", dfn.board[d2]) if rules.submerge_instead_of_firing else []
+                    divers = diving(battle, orders, "defender", dfn.board[d2]) \
+                        if rules.submerge_instead_of_firing else []
                     d3 = dfn.leave(d2, divers, SUBMERGED)
                     pool = _without(firing, divers) + fire_back
                     results: dict[int, float] = defaultdict(float)

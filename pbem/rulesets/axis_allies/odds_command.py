@@ -37,7 +37,8 @@ def odds(attacker: str = typer.Option(..., help='Attacking units, e.g. "3 infant
          retreat_below_units: Optional[int] = typer.Option(
              None, help="The attacker retreats when fewer units than this are left."),
          retreat_when_weaker: bool = typer.Option(False, "--retreat-when-weaker",
-                                                  help="The attacker retreats when its firepower is below the defender's."),
+                                                  help="The attacker retreats when its firepower is below the "
+                                                       "defender's."),
          retreat_below_chance: Optional[float] = typer.Option(
              None, help="The attacker retreats when its chance to win from there is below this (0 to 1; exact only)."),
          attacker_submerge: str = typer.Option("never", help="Attacking subs submerge: never, always or when_alone."),
@@ -65,4 +66,5 @@ def odds(attacker: str = typer.Option(..., help='Attacking units, e.g. "3 infant
         result = rules.odds(request)
     except InputError as exc:
         fail(exc, "no odds computed")
-    typer.echo(json.dumps(result, indent=2, sort_keys=True) if as_json else odds_text(result, rules.words()), nl=as_json)
+    text = json.dumps(result, indent=2, sort_keys=True) if as_json else odds_text(result, rules.words())
+    typer.echo(text, nl=as_json)
