@@ -24,6 +24,7 @@ from pbem.core.game import Verified, new_game, read_ledger, verify_game
 from pbem.core.hidden import hidden_key
 from pbem.core.schemas import SCHEMA_NAMES, schema_data, schema_text, validate
 from pbem.core.turn import decisions_digest
+from pbem.core.views import split_view, view_problems
 from pbem.core.yamlio import Document, dump_yaml, load_document, load_json_lines, parse_document, read_text
 from pbem.rulesets import RULESETS, get_ruleset
 
@@ -76,18 +77,23 @@ def _outcome(failure: InputError | None, as_json: bool, facts: dict, outcome: st
         fail(failure, outcome)
 
 
-def _load_state(path: Path) -> Document:
-    """A state file that passes its schema, else `InputError`."""
-    doc = _load(path)
+def _load_state(path: Path) -> tuple[Document, str | None]:
+    """A state file, or a role's view file, that passes its schema, else `InputError`; with the
+    role whose view it is (None: the whole state)."""
+    whole = _load(path)
+    doc, role = split_view(whole)
     problems = validate("state", doc)  # the envelope every game's state has
     if not problems:
         try:
-            problems = validate("state", doc, get_ruleset(doc.data["ruleset"]).schema_package)
+            ruleset = get_ruleset(doc.data["ruleset"])
+            problems = validate("state", doc, ruleset.schema_package)
+            if role is not None:
+                problems = view_problems(whole, role, ruleset) + problems
         except KeyError as exc:
             problems = [doc.problem(("ruleset",), f"unknown ruleset {doc.data['ruleset']!r}", str(exc.args[0]))]
     if problems:
         raise InputError(problems)
-    return doc
+    return doc, role
 
 
 def _renderer():
@@ -252,18 +258,25 @@ def validate_orders(file: Path = typer.Argument(..., help="The orders or standin
         raise typer.Exit(code=1)
     failure = None
     try:
-        state_doc = _load_state(state)
+        state_doc, viewer = _load_state(state)
         ruleset = get_ruleset(state_doc.data["ruleset"])
         package = ruleset.schema_package
         doc = _load(file)
         if kind == "auto":
             kind = _kind_of(doc, package, ruleset.awaiting(state_doc.data), ruleset.role_field)
         problems = validate(kind, doc, package)
+        if not problems and viewer is not None and doc.data[ruleset.role_field] != viewer:
+            problems = [doc.problem((ruleset.role_field,), f"{display_path(state)} is the view of {viewer}: it "
+                                    f"checks only {viewer}'s files", f"{viewer}, or the view file of "
+                                    f"{doc.data[ruleset.role_field]}")]
         standing_docs = {}
         for path in standing:
             other = _load(path)
             problems += validate("standing-orders", other, package)
-            if not problems:
+            if viewer is not None:
+                problems.append(other.problem((), "other roles' standing orders are checked on the whole state, "
+                                              "not on one role's view", "no --standing with a view file"))
+            elif not problems:
                 standing_docs[other.data[ruleset.role_field]] = other
         if not problems:
             problems = ruleset.check_state(state_doc)
@@ -536,7 +549,7 @@ def render(state: Path = typer.Argument(..., help="A state file."),
     """Draw the map of any state as a PNG image (about 2000 pixels wide)."""
     from pbem.render import render_state_map
     try:
-        doc = _load_state(state)
+        doc, _ = _load_state(state)  # a role's view draws the same board
         log = None
         if events is not None:
             log = load_json_lines(events)

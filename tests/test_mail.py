@@ -213,7 +213,11 @@ def test_a_round_by_mail_plays_as_by_hand(game: Path, config: MailConfig, mailbo
         forum = next(p for p in images if p["Content-ID"] == "<map>")
         assert forum.get_content()[:8] == b"\x89PNG\r\n\x1a\n" and len(forum.get_content()) < 300_000
         assert len(html.get_content().encode()) < 100_000
-    assert "Germany" in mailboxes.of("germany@example.org")[0].get_content()  # the players' announcement
+    announcement = mailboxes.of("germany@example.org")[0]
+    assert "Germany" in announcement.get_body(("plain",)).get_content()
+    # a game without secrets: the state is every player's view, to check orders on
+    assert [(p.get_filename(), p.get_content()) for p in announcement.iter_attachments()] == \
+        [("state.yaml", (game / "start" / "state.yaml").read_bytes())]
 
 
 def test_every_bad_mail_gets_a_clear_answer_and_changes_nothing(game: Path, config: MailConfig,

@@ -375,8 +375,11 @@ def test_quartermaster_general_by_mail_hands_stay_private(servers, tmp_path: Pat
     for role in roles:
         (announce,) = club.mailbox(role)
         assert announce["Subject"] == "[qmg] The game begins"
-        private = _text(announce).split("For your eyes only:\n", 1)[1]
+        private = _text(announce).split("For your eyes only:\n", 1)[1].rstrip("\n") + "\n"
         assert private == "".join(f"- {role}: {line}\n" for line in ruleset.private_brief(start, role))
+        # the position as the country may see it, to check its orders on: its own view, no other
+        assert {part.get_filename(): part.get_content() for part in announce.iter_attachments()} == \
+            {f"view-{role}.yaml": (game / "start" / f"view-{role}.yaml").read_bytes()}
 
     # the setup turn: every country's standing orders and its three discards
     for role in roles:
@@ -429,6 +432,8 @@ def test_quartermaster_general_by_mail_hands_stay_private(servers, tmp_path: Pat
             after = load_document(game / entry["output"] / "state.yaml").data
             hand = "".join(f"- {role}: {line}\n" for line in ruleset.private_brief(after, role))
             assert "For your eyes only:\n" + hand in _text(report)
+            assert [n for n in attached if n.startswith("view-")] == [f"view-{role}.yaml"]
+            assert attached[f"view-{role}.yaml"] == (game / entry["output"] / f"view-{role}.yaml").read_bytes()
         own = sorted(name for name in secret[role] if any(_mentions(name, shown[id(m)]) for m in mails))
         assert own or not secret[role], f"{role}'s own cards never reached it"
 

@@ -23,6 +23,7 @@ from pbem.core.ruleset import option_problems
 from pbem.core.schemas import validate
 from pbem.core.turn import (EVENTS_FILE, Renderer, TurnInputs, TurnResult, input_files, load_turn, orders_digest,
                             resolve_turn, staging_folder, turn_lock, write_outputs)
+from pbem.core.views import is_view, view_files
 from pbem.core.yamlio import Document, dump_json_line, dump_yaml, load_document, load_json_lines
 from pbem.rulesets import get_ruleset
 
@@ -74,6 +75,8 @@ def new_game(ruleset_id: str, folder: Path, game: str, options: dict[str, Any],
             encoding="utf-8")
         write_secret(staging / SECRET_FILE, secret)
         (staging / START_STATE).write_text(dump_yaml(state), encoding="utf-8")
+        for name, data in view_files(ruleset, state).items():
+            (staging / START_STATE.parent / name).write_bytes(data)
         (staging / STANDING).mkdir()
         for role in ruleset.powers:  # every turn names each other role's standing orders
             (staging / STANDING / f"{role}.yaml").write_text(default_standing_orders(ruleset, role),
@@ -265,7 +268,7 @@ def _check_outputs(folder: Path, inputs: TurnInputs, result: TurnResult, reports
     for name in sorted(set(result.files) | reports_written):
         recorded = inputs.output / name
         if not recorded.is_file():
-            if not drawn(name):
+            if not drawn(name) and not is_view(name):  # a game begun before views: `pbem redraw` writes them
                 problems.append(Problem(display_path(recorded), None, "", "missing: the turn's output was not "
                                         "recorded"))
         elif name in result.files and name not in DRAWN:
@@ -302,6 +305,10 @@ def verify_game(folder: Path, render: Callable[..., dict[str, bytes]] | None = N
     if opening != dump_yaml(expected).encode("utf-8"):
         raise InputError([Problem(display_path(start), None, "", "the opening state is not the "
                                   f"{ruleset.name} setup with this game's options and dice commitment")])
+    for name, data in view_files(ruleset, expected).items():
+        view = start.parent / name
+        if view.is_file() and read_input(inside_game(folder.resolve(), view), len(data) + MAX_INPUT_BYTES) != data:
+            raise InputError([Problem(display_path(view), None, "", "is not this role's view of the opening state")])
     if (folder / SECRET_FILE).exists() and seed_for_turn(folder, 0) != game.data["dice"]["commitment"]:
         raise InputError([Problem(display_path(folder / SECRET_FILE), None, "secret",
                                   "the secret does not grow the commitment published in game.yaml")])
@@ -366,7 +373,7 @@ def redraw_game(folder: Path, render: Renderer, turns: Collection[int] = (),
             kept = {path.name: read_input(inside_game(folder.resolve(), path),
                                           len(result.files.get(path.name, b"")) + MAX_INPUT_BYTES)
                     for path in sorted(inputs.output.iterdir()) if not drawn(path.name)}
-            pictures = {name: data for name, data in result.files.items() if drawn(name)}
+            pictures = {name: data for name, data in result.files.items() if drawn(name) or is_view(name)}
             write_outputs(inputs, {**kept, **pictures}, force=True)
             progress(verified, inputs.output, sorted(pictures))
 

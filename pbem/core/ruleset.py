@@ -13,6 +13,11 @@ from pbem.core.words import Words
 from pbem.core.yamlio import Document
 
 
+UNSEEN = "?"
+"""What a role's view puts in place of each card it may not know (`Ruleset.view_state`): the list
+keeps its length, which is public, and nothing else."""
+
+
 class Dice(Protocol):
     """A source of dice (`DiceStream` in play, `FixedDice` in tests)."""
 
@@ -91,9 +96,19 @@ class Ruleset(ABC):
         the game is over."""
         return () if state.get("winner") else (state["next_power"],)
 
-    def view(self, state: dict[str, Any], audience: str) -> dict[str, Any]:
-        """The state as `audience` (``public``, a role, or ``moderator``) may see it."""
+    def view_state(self, state: dict[str, Any], audience: str) -> dict[str, Any]:
+        """The state as `audience` (``public``, a role, or ``moderator``) may see it, in the state's own
+        shape: each card it may not know is `UNSEEN`, and an order it may not know (a deck's) is lost.
+        A role's view file holds it, and checks that role's orders as the whole state does. A game
+        without secrets shows everyone the whole state; one with secrets must say what each sees."""
+        if self.hidden_information and audience != "moderator":
+            raise NotImplementedError(f"{self.id} has secrets: its view_state says what {audience} may see")
         return state
+
+    def view(self, state: dict[str, Any], audience: str) -> dict[str, Any]:
+        """The position as `audience` may see it, for its reports: made from `view_state` only, so
+        that no report can hold what the audience may not know."""
+        return self.view_state(state, audience)
 
     def private_brief(self, state: dict[str, Any], role: str) -> list[str]:
         """What only `role` may know of the position, in a few lines, for a mail that only its

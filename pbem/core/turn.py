@@ -27,6 +27,7 @@ from pbem.core.folder import (EVENTS_FILE, OUTPUT_FILES, START_STATE, STATE_FILE
                               private_reports)
 from pbem.core.hidden import hidden_stream, read_hidden_key, state_commitment
 from pbem.core.schemas import validate
+from pbem.core.views import view_files, view_name
 from pbem.core.yamlio import Document, dump_yaml, load_document
 from pbem.core.ruleset import Ruleset
 from pbem.rulesets import get_ruleset
@@ -300,7 +301,7 @@ def resolve_turn(inputs: TurnInputs, render: Renderer | None = None) -> TurnResu
     else:
         log.add("turn_end", round=before["round"], power=power, next_power=after["next_power"],
                 dice_rolled=dice.rolled, next_seed_commitment=inputs.seed)
-    files = {STATE_FILE: state_bytes, EVENTS_FILE: log.to_jsonl().encode("utf-8")}
+    files = {STATE_FILE: state_bytes, EVENTS_FILE: log.to_jsonl().encode("utf-8"), **view_files(ruleset, after)}
     if render is not None:
         files.update(render(before, after, log, inputs))
     return TurnResult(after, log, files)
@@ -424,7 +425,7 @@ def check_output(inputs: TurnInputs, files: dict[str, bytes] | None = None, forc
             "a folder, or a name not yet taken")])
     _recover(out)
     known = set(OUTPUT_FILES) | {name for role in get_ruleset(inputs.state.data["ruleset"]).powers
-                                 for name in private_reports(role)}
+                                 for name in (*private_reports(role), view_name(role))}
     strangers = sorted(p.name for p in out.iterdir() if p.name not in known) if out.is_dir() else []
     if strangers:
         raise InputError([inputs.turn.problem(

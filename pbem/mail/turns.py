@@ -16,6 +16,7 @@ from pbem.core.errors import InputError
 from pbem.core.folder import TURNS_DIR, private_reports
 from pbem.core.game import read_ledger
 from pbem.core.moderator import Position, current, latest_valid, play_turn, turn_name, versions, write_next_turn
+from pbem.core.views import position_files
 from pbem.core.players import PLAYERS_FILE, Player, Players
 from pbem.core.yamlio import load_document
 from pbem.mail.answers import Answers
@@ -48,7 +49,8 @@ class GameTurns:
             text = (f"The game {position.state['game']} ({position.ruleset.name}) is run by mail from now on.\n\n"
                     f"Who plays what:\n{roles}\n\n{first}\n\n" + self._how_to_send(position, player)
                     + self._private(position, player))
-            self.answers.mail(f"announce|{player.address}", player, "The game begins", text)
+            self.answers.mail(f"announce|{player.address}", player, "The game begins", text,
+                              attachments=self._position(position, player))
         self.room.note("announced")
         self.room.log(f"game announced to {len(self.players.players)} players")
 
@@ -84,13 +86,21 @@ class GameTurns:
                 f"{self._due(position):%A %d %B %Y %H:%M} UTC.")
 
     def _how_to_send(self, position: Position, player: Player) -> str:
+        position_file = self._position(position, player)[0][0]
         return (f"You play {', '.join(player.roles)}. To send orders, reply to this address with the orders as a "
                 "YAML attachment (or as the text of the mail) and these lines above them:\n"
                 "    password: YOUR-GAME-PASSWORD\n"
                 f"    game_turn: {position.turn}\n"
                 "Orders for a later game turn may be sent early with its number. Standing orders (your decisions "
                 "in the others' turns) go with the line 'standing_orders: yes' instead of game_turn. The orders "
-                f"format: `pbem schema orders --ruleset {position.ruleset.id}` and pbem's docs/orders.md.\n")
+                f"format: `pbem schema orders --ruleset {position.ruleset.id}` and pbem's docs/orders.md. Check "
+                f"them before sending with `pbem validate ORDERS.yaml --state {position_file}`, the position as "
+                "you may see it, which the mails that open a turn bring.\n")
+
+    def _position(self, position: Position, player: Player) -> list[tuple[str, bytes, str]]:
+        """The position the player checks orders on: their roles' views, never another's secrets."""
+        return [(name, data, "application/yaml")
+                for name, data in position_files(position.ruleset, position.state, player.roles).items()]
 
     def _private(self, position: Position, player: Player) -> str:
         """What only this player may know before their next decision (a hand of cards)."""
@@ -216,6 +226,8 @@ class GameTurns:
             attachments += [(name, files[name], "text/html" if name.endswith(".html") else "text/markdown"
                              if name.endswith(".md") else "text/plain")
                             for role in player.roles for name in private_reports(role) if name in files]
+            if after.turn == entry["turn"] + 1:
+                attachments += self._position(after, player)
             page = body_html.replace("<body>", "<body>" + "".join(f"<p>{html.escape(line)}</p>"
                                                                     for line in text.splitlines() if line), 1)
             self.answers.mail(f"report|{entry['turn']}|{player.address}", player, subject,

@@ -10,7 +10,7 @@ from typing import Any
 
 from pbem.core.errors import InputError, Problem
 from pbem.core.events import EventLog
-from pbem.core.ruleset import Dice, Option, Ruleset
+from pbem.core.ruleset import UNSEEN, Dice, Option, Ruleset
 from pbem.core.yamlio import Document
 from pbem.rulesets.qmg.content import COUNTRIES, check_board, check_cards, demo_pack, load_pack
 from pbem.rulesets.qmg.orders import read_orders, read_standing
@@ -85,21 +85,35 @@ class Qmg(Ruleset):
     def awaiting(self, state: dict[str, Any]) -> tuple[str, ...]:
         return awaiting(state)
 
-    def view(self, state: dict[str, Any], audience: str) -> dict[str, Any]:
-        """Hands, decks and face-down cards hidden from all but their owner; the moderator sees all
-        (seed l.556-577)."""
+    def view_state(self, state: dict[str, Any], audience: str) -> dict[str, Any]:
+        """Hands, decks, face-down Responses and face-down discards unseen but by their owner, who sees
+        its deck's cards but not their order (seed l.556-577); the moderator sees all."""
         if audience == "moderator":
             return state
         seen = copy.deepcopy(state)
         for country, zones in seen["countries"].items():
-            own = audience == country
+            if country == audience:
+                zones["deck"] = sorted(zones["deck"])
+                continue
+            for zone in ("hand", "deck", "responses"):
+                zones[zone] = [UNSEEN] * len(zones[zone])
+            zones["discard"] = [d if d["face"] == "up" else {"card": UNSEEN, "face": "down"} for d in zones["discard"]]
+        return seen
+
+    def view(self, state: dict[str, Any], audience: str) -> dict[str, Any]:
+        """Each country's zones by their size, its statuses and the top of its discard pile if face up;
+        its own cards by name."""
+        seen = self.view_state(state, audience)
+        if audience == "moderator":
+            return seen
+        for country, zones in seen["countries"].items():
             pile = zones["discard"]
             public = {"hand": len(zones["hand"]), "deck": len(zones["deck"]), "responses": len(zones["responses"]),
                       "statuses": [self.pack.name(country, c) for c in zones["statuses"]],
                       "discard": len(pile),
                       "discard_top": self.pack.name(country, pile[-1]["card"]) if pile and pile[-1]["face"] == "up"
                       else None}
-            if own:
+            if audience == country:
                 public |= {"hand_cards": sorted(self.pack.name(country, c) for c in zones["hand"]),
                            "response_cards": [self.pack.name(country, c) for c in zones["responses"]],
                            "discard_cards": [self.pack.name(country, d["card"]) for d in pile]}

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 
 from pbem.core.errors import Problem
+from pbem.core.ruleset import UNSEEN
 from pbem.core.yamlio import Document
 from pbem.rulesets.qmg.content import PIECES, TEAMS, Pack
 
@@ -17,8 +18,13 @@ def check_state(pack: Pack, doc: Document) -> list[Problem]:
     problems = []
     for country, zones in state["countries"].items():
         held = Counter(c for zone in ZONES for c in zones[zone]) + Counter(d["card"] for d in zones["discard"])
+        unseen = held.pop(UNSEEN, 0)  # in a view file, any one of the cards not named
         expected = Counter(pack.decks[country])
-        for card in sorted((held - expected) | (expected - held)):
+        missing = expected - held
+        if unseen and unseen != sum(missing.values()):
+            problems.append(doc.problem(("countries", country), f"{unseen} unseen cards stand for "
+                                        f"{sum(missing.values())} cards not named", "as many as the cards not named"))
+        for card in sorted((held - expected) | (Counter() if unseen else missing)):
             where = "twice or not of its deck" if held[card] > expected[card] else "missing"
             problems.append(doc.problem(("countries", country), f"card {card!r} is {where}",
                                         "each card of the country's deck exactly once in its zones"))

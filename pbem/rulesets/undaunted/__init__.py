@@ -9,7 +9,7 @@ from typing import Any
 
 from pbem.core.errors import Problem
 from pbem.core.events import EventLog
-from pbem.core.ruleset import Dice, Option, Ruleset
+from pbem.core.ruleset import UNSEEN, Dice, Option, Ruleset
 from pbem.core.yamlio import Document
 from pbem.rulesets.undaunted.checkstate import check_state
 from pbem.rulesets.undaunted.content import SIDES, Pack, check_pack, demo_pack, load_pack, merged_pack
@@ -106,10 +106,10 @@ class Undaunted(Ruleset):
     def awaiting(self, state: dict[str, Any]) -> tuple[str, ...]:
         return awaiting(state)
 
-    def view(self, state: dict[str, Any], audience: str) -> dict[str, Any]:
-        """Hands, decks, discard piles and casualty piles by their size only, but to their owner;
-        the supply, the play area and set-aside cards are public (seed l.556, l.1500; ruling
-        discard_pile). The campaign's card pools and the results of a turn's plays are their
+    def view_state(self, state: dict[str, Any], audience: str) -> dict[str, Any]:
+        """Hands, decks, discard piles and casualty piles unseen but by their owner, who does not see
+        its deck either; the supply, the play area and set-aside cards are public (seed l.556, l.1500;
+        ruling discard_pile). The campaign's card pools and the results of a turn's plays are their
         owner's."""
         if audience == "moderator":
             return state
@@ -119,14 +119,30 @@ class Undaunted(Ruleset):
             own = audience == side
             for zone in HIDDEN_ZONES:
                 if not own or zone == "deck":
-                    zones[zone] = len(zones[zone])
+                    zones[zone] = [UNSEEN] * len(zones[zone])
             if not own:
-                seen["campaign"]["available"][side] = len(seen["campaign"]["available"][side])
-                seen["campaign"]["removed"][side] = len(seen["campaign"]["removed"][side])
+                for pool in ("available", "removed"):
+                    seen["campaign"][pool][side] = [UNSEEN] * len(seen["campaign"][pool][side])
         if seen["turn"] and audience != seen["turn"]["side"]:
             # the labels of the acting side's plays and their results are its orders': a play that
             # was skipped (refused in the hand, a `when` not met) shows nowhere else
             seen["turn"]["results"] = {}
+        return seen
+
+    def view(self, state: dict[str, Any], audience: str) -> dict[str, Any]:
+        """The unseen zones and pools by their size only."""
+        seen = self.view_state(state, audience)
+        if audience == "moderator":
+            return seen
+        for side in SIDES:
+            own = audience == side
+            zones = seen["sides"][side]
+            for zone in HIDDEN_ZONES:
+                if not own or zone == "deck":
+                    zones[zone] = len(zones[zone])
+            if not own:
+                for pool in ("available", "removed"):
+                    seen["campaign"][pool][side] = len(seen["campaign"][pool][side])
         return seen
 
     def private_brief(self, state: dict[str, Any], role: str) -> list[str]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 
 from pbem.core.errors import Problem
+from pbem.core.ruleset import UNSEEN
 from pbem.core.yamlio import Document
 from pbem.rulesets.undaunted.board import Board
 from pbem.rulesets.undaunted.content import SIDES, Pack
@@ -41,13 +42,15 @@ def check_state(pack: Pack, doc: Document) -> list[Problem]:
         problems += [doc.problem(("fire_lanes", side, unit), f"{unit!r} is not a Machine Gunners unit of {side}")
                      for unit in state["fire_lanes"][side]
                      if unit not in pack.units[side] or pack.units[side][unit].type != "machine_gunners"]
-        held = Counter(c for zone in state["sides"][side].values() for c in zone)
+        held = Counter(c for zone in state["sides"][side].values() for c in zone if c != UNSEEN)
         for card, count in sorted(held.items()):
             if card not in pack.cards or pack.cards[card].side != side:
                 problems.append(doc.problem(("sides", side), f"{card!r} is not a {side} card"))
             elif count > 1:
                 problems.append(doc.problem(("sides", side), f"{card} is in {count} zones", "one zone"))
         available = set(state["campaign"]["available"][side]) | set(state["sides"][side]["removed"])
+        if UNSEEN in available:  # a view file of the other side
+            continue
         problems += [doc.problem(("sides", side), f"{card} is in play but not among the side's available cards")
                      for card in sorted(set(held) - available) if card in pack.cards]
     return problems

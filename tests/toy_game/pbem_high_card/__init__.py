@@ -18,7 +18,7 @@ from typing import Any
 
 from pbem.core.errors import Problem
 from pbem.core.events import EventLog
-from pbem.core.ruleset import Dice, Option, Ruleset
+from pbem.core.ruleset import UNSEEN, Dice, Option, Ruleset
 from pbem.core.yamlio import Document
 
 SEATS = ("north", "south")
@@ -55,13 +55,14 @@ class HighCard(Ruleset):
     def awaiting(self, state: dict[str, Any]) -> tuple[str, ...]:
         return () if state["winner"] else SEATS  # both seats play at once
 
-    def view(self, state: dict[str, Any], audience: str) -> dict[str, Any]:
-        """A seat sees its own hand and the size of the other's; the face-down cards stay a count."""
+    def view_state(self, state: dict[str, Any], audience: str) -> dict[str, Any]:
+        """A seat sees its own hand; the other's and the face-down cards stay unseen."""
         if audience == "moderator":
             return state
         seen = copy.deepcopy(state)
-        seen["hands"] = {seat: hand if seat == audience else len(hand) for seat, hand in state["hands"].items()}
-        seen["unseen"] = len(state["unseen"])
+        seen["hands"] = {seat: hand if seat == audience else [UNSEEN] * len(hand)
+                         for seat, hand in state["hands"].items()}
+        seen["unseen"] = [UNSEEN] * len(state["unseen"])
         return seen
 
     def private_brief(self, state: dict[str, Any], role: str) -> list[str]:
@@ -75,7 +76,9 @@ class HighCard(Ruleset):
         data = state.data
         cards = [*data["hands"]["north"], *data["hands"]["south"], *data["unseen"],
                  *(play[seat] for play in data["played"] for seat in SEATS)]
-        if Counter(cards) != Counter(DECK):
+        named = Counter(cards)
+        unseen = named.pop(UNSEEN, 0)  # a view file's: any of the cards not named
+        if named - Counter(DECK) or named.total() + unseen != len(DECK):
             return [state.problem(("hands",), "the hands, the face-down cards and the cards played are not "
                                   "the deck, each card once", ", ".join(map(str, DECK)))]
         return []
