@@ -18,10 +18,10 @@ import typer
 from pbem.commands import GROUP, fail, print_json, ruleset_or_exit
 from pbem.core.dice import commitment, new_chain_secret
 from pbem.core.errors import InputError, Problem, display_path, escape_controls
-from pbem.core.folder import GAME_FILE, REVEAL_FILE, SECRET_FILE, STATE_FILE
+from pbem.core.folder import GAME_FILE, REVEAL_FILE, SECRET_FILE, STATE_FILE, game_folder_of
 from pbem.core.chain import read_secret, seed_for_turn, write_secret
 from pbem.core.game import Verified, new_game, read_ledger, verify_game
-from pbem.core.hidden import hidden_key
+from pbem.core.hidden import digest_commitment, hidden_key, read_hidden_key
 from pbem.core.schemas import SCHEMA_NAMES, schema_data, schema_text, validate
 from pbem.core.turn import decisions_digest
 from pbem.core.views import split_view, view_problems
@@ -294,12 +294,27 @@ def validate_orders(file: Path = typer.Argument(..., help="The orders or standin
         failure = exc
     what = "orders" if kind != "standing-orders" else "standing orders"
     facts = {"file": display_path(file), "kind": kind}
-    if failure is None and kind == "orders":  # published before the players reveal their dice values
-        facts["decisions_digest"] = decisions_digest(state_doc.data, submissions, standing_docs)
+    if failure is None and kind == "orders" and viewer is None:
+        facts |= _published_digest(state, state_doc.data, ruleset,
+                                   decisions_digest(state_doc.data, submissions, standing_docs))
     _outcome(failure, as_json, facts, f"the {what} are not valid")
     if not as_json:
         digest = f"; decisions digest {facts['decisions_digest']}" if "decisions_digest" in facts else ""
         typer.echo(f"{display_path(file)}: the {what} are valid{digest}", err=True)
+
+
+def _published_digest(path: Path, state: dict, ruleset, digest: str) -> dict[str, str]:
+    """The decisions digest a moderator publishes before the players reveal their dice values: in
+    a game with secrets, its commitment under the hidden key, made only where the game folder's
+    secret is at hand; a view's holder, who cannot know the other roles' standing orders, gets none."""
+    if not ruleset.hidden_information:
+        return {"decisions_digest": digest}
+    folder = game_folder_of(path)
+    try:
+        key = read_hidden_key(folder) if folder else None
+    except InputError:
+        key = None
+    return {"decisions_digest": digest_commitment(key, state["dice"]["turn"], digest)} if key else {}
 
 
 @app.command()

@@ -13,8 +13,9 @@ import yaml
 from typer.testing import CliRunner
 
 from pbem.cli import app
+from pbem.core.hidden import digest_commitment, read_hidden_key
 from pbem.core.ruleset import UNSEEN
-from pbem.core.turn import load_turn
+from pbem.core.turn import decisions_digest, load_turn
 from pbem.core.views import VIEW_FIELD, split_view, view_files, view_name
 from pbem.core.yamlio import parse_document
 from pbem.rulesets import get_ruleset
@@ -129,7 +130,11 @@ def test_validate_takes_a_view_file_and_only_for_its_role():
 
     whole, seen = run(Path(inputs.state.path)), run(view)
     assert whole["ok"] and seen["ok"]
-    assert whole["decisions_digest"] == seen["decisions_digest"]
+    # the digest covers every role's standing orders: the moderator's, under the hidden key; not a view's
+    assert "decisions_digest" not in seen
+    key = read_hidden_key(game)
+    assert whole["decisions_digest"] == digest_commitment(key, inputs.state.data["dice"]["turn"], decisions_digest(
+        inputs.state.data, inputs.submissions, {}))
     other = next(r for r in get_ruleset("qmg").powers if r != role)
     refused = run(view.parent / view_name(other))
     assert not refused["ok"]

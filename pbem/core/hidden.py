@@ -40,6 +40,15 @@ def state_commitment(key_hex: str, turn: int, state_bytes: bytes) -> str:
     return hmac.new(bytes.fromhex(key_hex), message, hashlib.sha256).hexdigest()
 
 
+def digest_commitment(key_hex: str, turn: int, orders_digest: str) -> str:
+    """What the moderator of a game with secrets publishes of a turn's decisions digest before the
+    players reveal their dice values: the digest covers the standing orders of every role, which a
+    bare hash would let anyone test guesses against; this names nothing until the key is revealed,
+    and then proves the digest in the turn's event log."""
+    message = f"pbem-hidden-decisions/1|{turn}|{orders_digest}".encode()
+    return hmac.new(bytes.fromhex(key_hex), message, hashlib.sha256).hexdigest()
+
+
 def read_hidden_key(game_folder: Path) -> str:
     """The game's hidden key: grown from secret.yaml (the moderator's copy) or read from reveal.yaml
     (published at the end); `InputError` when neither holds the key game.yaml committed to."""
