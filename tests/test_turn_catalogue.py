@@ -48,8 +48,9 @@ def build_state(case: dict[str, Any], ruleset: Ruleset) -> dict[str, Any]:
         state["round"] = 1  # a case is in round 1 unless it names Europe's set-up round 0
     if state["round"] != 0:
         state.pop("cash_advance", None)
-    for key in ("treasury", "developments", "control"):
-        state[key].update(spec.get(key) or {})
+    for key in ("treasury", "developments", "control", "cash_advance"):
+        if key in spec:
+            state.setdefault(key, {}).update(spec[key])
     for space, by_power in (spec.get("units") or {}).items():
         if by_power:
             state["units"][space] = by_power

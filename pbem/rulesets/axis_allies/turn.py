@@ -157,17 +157,23 @@ def claim_cash_advance(turn: Turn) -> None:
                                             f"(option allied_advance = {turn.opt('allied_advance')})")
         return
     turn.ruling("allied_advance")
+    later = turn.board.powers[turn.board.powers.index(turn.power) + 1:]
+    last = not any(turn.board.side[p] == side for p in later)
     if claim is None:
-        claim = 0
-        turn.default("claim on the Allies' cash advance", 0, "the set-up orders give no `cash_advance`")
+        claim = left if last else 0
+        turn.default("claim on the Allies' cash advance", claim, "the set-up orders give no `cash_advance`"
+                     + ("; the last Ally to claim takes what is left, which the side keeps (l.348)" if last else ""))
     if claim > left:
         turn.problem(("cash_advance",), f"the Allies have {left} IPCs of their advance left to claim, not {claim}",
                      f"{left} or less")
         claim = left
+    elif last and claim < left:
+        # l.348: a side keeps what it does not spend; nobody claims after the last Ally
+        turn.problem(("cash_advance",), f"{turn.power} is the last Ally to claim: it takes the {left} IPCs left of "
+                     "the advance, which the side keeps for round 1 (l.348)", f"{left}, or no `cash_advance`")
     pos.cash_advance[side] = left - claim
-    later = turn.board.powers[turn.board.powers.index(turn.power) + 1:]
-    if not any(turn.board.side[p] == side for p in later):
-        pos.cash_advance.pop(side)  # the last power of the side: what nobody claimed is gone
+    if last:
+        pos.cash_advance.pop(side)
     pos.treasury[turn.power] += claim
     turn.event("cash_advance", power=turn.power, amount=claim, left=left - claim, treasury_after=pos.treasury[turn.power])
 
@@ -348,12 +354,12 @@ def middle_east_payment(turn: Turn) -> None:
         chosen_by, order, limit = "allies", payers, offers
     else:
         chosen_by, limit = power, {p: pos.treasury[p] for p in payers}
+        # l.841: Germany picks who pays; an Ally it did not pick pays nothing
         order = [p for p in turn.orders.middle_east_payers if p in payers]
         if not order:
             order = payers
             turn.default("who pays the Middle East income", payers,
                          "the Allies' offers do not cover it and the orders name no `middle_east_payers`")
-        order += [p for p in payers if p not in order]
     payments: dict[str, int] = {}
     left = track
     for p in order:
