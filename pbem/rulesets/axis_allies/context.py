@@ -81,6 +81,9 @@ class Turn:
     battle_count: int = 0
     purchase_readable: bool = True  # false when a unit name of the purchase could not be read
     skip_economy: bool = False  # the power's capital is enemy-held: no research, purchase, mobilize, income
+    # the fields of the moves that pass only with this turn's research, and whether it failed
+    need_research: frozenset[str] = frozenset()
+    research_failed: bool = False
 
     def __post_init__(self) -> None:
         self.power = self.orders.power or self.pos.next_power

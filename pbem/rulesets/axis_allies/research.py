@@ -48,6 +48,7 @@ def develop_weapons(turn: Turn) -> None:
     target = target_number(turn, development)
     dice = turn.roll(count)
     success = target in dice
+    turn.research_failed = not success
     if success:
         _gain(turn, development)
     turn.event("research", power=turn.power, development=development, target=target, dice=dice,

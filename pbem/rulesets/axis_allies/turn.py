@@ -8,12 +8,13 @@ enemy-held plays only phases 3 to 5.
 from __future__ import annotations
 
 import copy
+import dataclasses
 from typing import Any
 
 from pbem.core.errors import Problem
 from pbem.core.events import EventLog
 from pbem.core.ruleset import Dice
-from pbem.core.yamlio import Document
+from pbem.core.yamlio import Document, field_name
 from pbem.rulesets.axis_allies import battles, landing, patriotic_war
 from pbem.rulesets.axis_allies.context import Turn
 from pbem.rulesets.axis_allies.edition import Edition
@@ -45,8 +46,21 @@ def resolve_turn(edition: Edition, state: dict[str, Any], orders_doc: Document,
     if turn is None or problems:
         raise ValueError("resolve called with orders that do not pass check_orders:\n"
                          + "\n".join(str(p) for p in problems))
+    turn.need_research = _moves_needing_research(edition, state, orders_doc, standing_docs)
     _play(turn)
     return turn.pos.to_state()
+
+
+def _moves_needing_research(edition: Edition, state: dict[str, Any], orders_doc: Document,
+                            standing_docs: dict[str, Document]) -> frozenset[str]:
+    """The fields of the moves that are legal only with this turn's research, found by checking the
+    orders without it: the orders may count on a breakthrough, but if it fails no aircraft may take
+    off without a landing place in reach (no suicide missions), so such a move is not carried out."""
+    data = orders_doc.data
+    if not isinstance(data, dict) or "research" not in data:
+        return frozenset()
+    without = dataclasses.replace(orders_doc, data={key: value for key, value in data.items() if key != "research"})
+    return frozenset(p.field for p in check_turn(edition, state, without, standing_docs))
 
 
 def _start(edition: Edition, state: dict[str, Any], orders_doc: Document, standing_docs: dict[str, Document],
@@ -211,6 +225,12 @@ def _report(turn: Turn, move: Move, errors: list, phase: str, reason: str | None
 
 
 def _run(turn: Turn, move: Move, phase: str, taken: dict[int, Move]) -> MovePlan | None:
+    if turn.research_failed and any(f == field_name(move.where) or f.startswith(field_name(move.where) + ".")
+                                    for f in turn.need_research):
+        turn.ruling("research_this_turn")
+        _report(turn, move, [], phase, reason=f"it needs {turn.orders.research[0].replace('_', ' ')}, whose research "
+                "failed this turn")
+        return None
     errors: list = []
     plan = check_move(turn, move, phase, taken, errors)
     if plan is None:
