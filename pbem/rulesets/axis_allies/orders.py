@@ -273,7 +273,8 @@ def read_orders(doc: Document, edition: Edition) -> tuple[Orders, list[Problem]]
     orders = Orders(doc, r.power(data.get("power"), ("power",)) if "power" in data else None,
                     data.get("round") if isinstance(data.get("round"), int) else None, data.get("note"))
     research = data.get("research")
-    if isinstance(research, dict):
+    if isinstance(research, dict) and _only_in(r, data, "research", edition.rules.research, edition,
+                                               "weapons development (l.58)"):
         dev = r.development(research.get("development"), ("research", "development"))
         dice = research.get("dice")
         if dev is not None and isinstance(dice, int) and dice >= 1:
