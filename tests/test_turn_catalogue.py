@@ -95,6 +95,8 @@ def problem_matches(problem: Any, want: dict[str, Any]) -> bool:
         return False
     if "contains" in want and want["contains"].lower() not in problem.message.lower():
         return False
+    if "allowed" in want and problem.allowed != want["allowed"]:
+        return False
     return True
 
 

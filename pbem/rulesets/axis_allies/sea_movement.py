@@ -176,12 +176,13 @@ def _check_bombard(turn: Turn, plan: MovePlan, sea: list[Unit], phase: str, erro
     if phase != "combat":
         errors.append((where, "shore bombardment is part of an amphibious assault (combat move)", None))
         return
+    destroyers = turn.edition.combat.destroyers_bombard or "combined_bombardment" in turn.developments
     for u in sea:
-        if u.type == "battleship" or (u.type == "destroyer" and (
-                turn.edition.combat.destroyers_bombard or "combined_bombardment" in turn.developments)):
+        if u.type == "battleship" or (u.type == "destroyer" and destroyers):
             continue
         need = " (destroyers need Combined Bombardment)" if u.type == "destroyer" else ""
-        errors.append((move.where + ("units", u.type), f"{a(u.type)} cannot bombard{need}", "battleship"))
+        errors.append((move.where + ("units", u.type), f"{a(u.type)} cannot bombard{need}",
+                       "battleship, destroyer" if destroyers else "battleship"))
         return
     target = move.bombard or ""
     if not turn.board.adjacent(move.to, target):
