@@ -34,7 +34,14 @@ def take_over(turn: Turn) -> None:
         taken = []
         for utype, n in e.units.items():
             there = [u for u in turn.pos.units_in(e.territory, owner=e.power, type=utype) if u.aboard is None]
-            if turn.table.cls(utype) == "building" or len(there) < n:
+            if turn.table.cls(utype) == "building":
+                movable = sorted({u.type for u in turn.pos.units_in(e.territory, owner=e.power)
+                                  if u.aboard is None and turn.table.cls(u.type) != "building"})
+                turn.problem(e.where + ("units", utype), f"the Patriotic War takes over units, not "
+                             f"{turn.words.unit(utype, 2)}, which belong to the territory (l.797)",
+                             ", ".join(movable) or "none: no unit of that power stands there")
+                continue
+            if len(there) < n:
                 turn.problem(e.where + ("units", utype), f"{turn.words.power(e.power)} has {len(there)} "
                                                          f"{turn.words.unit(utype, len(there))} "
                                                          f"in {e.territory} that can be taken over", f"at most {len(there)}")
