@@ -74,7 +74,7 @@ def pick_units(turn: Turn, move: Move, phase: str, taken: dict[int, Move], error
                                       "can move: the others are used by an earlier move", f"at most {len(candidates)}"))
                 continue
             if present == 0:
-                message = f"you have no {utype} in {move.frm}"
+                message = _none_here(turn, move, utype, phase)
             elif present < n:
                 message = f"you have only {present} {utype} in {move.frm}"
             elif move.cargo is not None and utype in ("transport", "carrier"):
@@ -96,6 +96,20 @@ def pick_units(turn: Turn, move: Move, phase: str, taken: dict[int, Move], error
         errors += [(move.where + ("units", t), f"no {t} of yours is left in {move.frm} (lost in battle or to AA fire)",
                     "at most 0") for t in missing]
     return chosen
+
+
+def _none_here(turn: Turn, move: Move, utype: str, phase: str) -> str:
+    """Why a move finds no unit of a type to take, naming the rule when units were there."""
+    pos = turn.pos
+    if utype == "aa_gun" and pos.aa_guns_moved.get(move.frm) and middle_east_guns(turn, move.frm) == []:
+        return (f"the AA guns in {move.frm} moved this round already: a Middle East country's AA gun moves once a "
+                "game round, by whichever Ally (l.869-871)")
+    went = [u for u in pos.all_units() if u.owner == turn.power and u.type == utype and u.start_space == move.frm
+            and u.moved]
+    if went and phase == "noncombat":
+        return (f"your {utype} that began in {move.frm} moved in the combat move: units that moved or fought stay "
+                "where their battle leaves them in the noncombat move, a retreat included")
+    return f"you have no {utype} in {move.frm}"
 
 
 def _gone(turn: Turn, move: Move, utype: str, phase: str, taken: dict[int, Move]) -> int:
