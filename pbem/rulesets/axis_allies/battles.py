@@ -21,6 +21,7 @@ from pbem.rulesets.axis_allies.context import NEVER_CASUALTIES, Assault, Battle,
 from pbem.rulesets.axis_allies.convoys import take_convoy
 from pbem.rulesets.axis_allies.orders import Rocket
 from pbem.rulesets.axis_allies.retreats import held_clause, only_aircraft_leave, retreat_options
+from pbem.rulesets.axis_allies.sea_movement import may_bombard
 from pbem.rulesets.axis_allies.state import Unit
 from pbem.rulesets.axis_allies.stranded_fighters import rehouse_interceptors
 
@@ -137,6 +138,29 @@ def attacking_units(turn: Turn, space: str) -> list[Unit]:
     return result
 
 
+def _bombarding(turn: Turn, space: str, landed: list[Assault]) -> list[Unit]:
+    """The ships ordered to bombard `space` that do: those of a zone whose cargo went ashore and that
+    fought no sea battle there; each that does not is told, with why."""
+    zones = {a.zone for a in landed}
+    bombarding: list[Unit] = []
+    lost: dict[tuple[str, str], list[Unit]] = {}
+    for u in turn.pos.all_units():
+        move = turn.unit_moves.get(u.id)
+        if u.owner != turn.power or move is None or move.bombard != space or not may_bombard(turn, u.type):
+            continue  # the transport of a move that unloads and bombards
+        if u.fought:
+            lost.setdefault((u.space, f"it fought the sea battle in {u.space}, so it does not bombard"), []).append(u)
+        elif u.space not in zones:
+            lost.setdefault((u.space, f"no land units came ashore from {u.space}, so there is no bombardment"),
+                            []).append(u)
+        else:
+            bombarding.append(u)
+    for (zone, reason), ships in lost.items():
+        turn.event("move_skipped", phase="combat", power=turn.power, units=turn.counts(ships), **{"from": zone},
+                   to=space, reason=reason)
+    return bombarding
+
+
 def _land_cargo(turn: Turn, territory: str, assaults: list[Assault]) -> list[Assault]:
     """Cargo of an amphibious assault goes ashore, unless its sea battle was not won or it is cancelled.
 
@@ -206,12 +230,8 @@ def _setup(turn: Turn, space: str, attackers: list[Unit], defenders: list[Unit],
     else:
         kind = "amphibious_land" if landed else "land"
     bombarding: list[Unit] = []
-    if kind == "amphibious_land":
-        for u in turn.pos.all_units():
-            move = turn.unit_moves.get(u.id)
-            if (u.owner == turn.power and move is not None and move.bombard == space and not u.fought
-                    and u.space in {a.zone for a in landed}):
-                bombarding.append(u)
+    if b.is_land(space):
+        bombarding = _bombarding(turn, space, landed)
     bystanders: list[Unit] = []
     if b.is_sea(space) and turn.edition.combat.allied_ships_take_hits:
         bystanders = [u for u in turn.pos.units_in(space) if u.owner != turn.power and not b.enemies(u.owner, turn.power)

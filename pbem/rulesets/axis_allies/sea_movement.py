@@ -176,15 +176,14 @@ def _check_bombard(turn: Turn, plan: MovePlan, sea: list[Unit], phase: str, erro
     if phase != "combat":
         errors.append((where, "shore bombardment is part of an amphibious assault (combat move)", None))
         return
-    destroyers = turn.edition.combat.destroyers_bombard or "combined_bombardment" in turn.developments
+    target = move.bombard or ""
     for u in sea:
-        if u.type == "battleship" or (u.type == "destroyer" and destroyers):
-            continue
+        if may_bombard(turn, u.type) or (u.type == "transport" and move.unload == target):
+            continue  # a move may carry the transport whose landing its ships bombard
         need = " (destroyers need Combined Bombardment)" if u.type == "destroyer" else ""
         errors.append((move.where + ("units", u.type), f"{a(u.type)} cannot bombard{need}",
-                       "battleship, destroyer" if destroyers else "battleship"))
+                       ", ".join(t for t in ("battleship", "destroyer") if may_bombard(turn, t))))
         return
-    target = move.bombard or ""
     if not turn.board.adjacent(move.to, target):
         errors.append((where, f"{target} does not border {move.to}", ", ".join(turn.board.coasts(move.to))))
         return
@@ -193,6 +192,12 @@ def _check_bombard(turn: Turn, plan: MovePlan, sea: list[Unit], phase: str, erro
     if not assaults:
         errors.append((where, f"no transport of yours unloads from {move.to} into {target}: ships bombard only "
                               "from the zone of the transport that unloads", None))
+
+
+def may_bombard(turn: Turn, unit_type: str) -> bool:
+    """Battleships bombard; destroyers where the edition lets them or with Combined Bombardment."""
+    return unit_type == "battleship" or (unit_type == "destroyer" and (
+        turn.edition.combat.destroyers_bombard or "combined_bombardment" in turn.developments))
 
 
 def _submarines_pass(turn: Turn) -> bool:
