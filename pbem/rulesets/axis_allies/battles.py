@@ -134,6 +134,8 @@ def attacking_units(turn: Turn, space: str) -> list[Unit]:
             continue
         if u.type == "transport" and not u.moved:
             turn.ruling("transport_in_attacked_zone")
+        elif turn.table.cls(u.type) == "sea" and not u.moved:
+            turn.ruling("ships_in_attacked_zone")
         result.append(u)
     return result
 
