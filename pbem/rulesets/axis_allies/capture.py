@@ -47,6 +47,8 @@ def take_territory(turn: Turn, territory: str, by: str) -> str:
         turn.ruling("liberation")
     set_control(turn, territory, new)
     turn.captured.add(territory)
+    if liberated:
+        turn.liberated.add(territory)
     turn.event("capture", space=territory, **{"from": old}, to=new, ipc=b.ipc(territory),
                liberated=liberated, by=by)
     capital_of = b.territories[territory].capital

@@ -109,12 +109,27 @@ def _stranded(turn: Turn, b: Battle) -> frozenset[int]:
     return frozenset(u.id for u in b.attackers if u.type == "fighter" and u.movement_left == 0)
 
 
+def _say(turn: Turn, name: str) -> None:
+    """Log a ruling the edition has (the editions share the battle steps, not all their rulings)."""
+    if turn.edition.has_option(name):
+        turn.ruling(name)
+
+
 def _log_rulings(turn: Turn, battle: CombatBattle) -> None:
     """The rulings of the edition's own battle steps that this battle uses (an edition whose
     steps are Revised's logs none of them)."""
     rules = battle.rules
     pieces = (*battle.attackers, *battle.defenders)
     subs = any(p.type == "submarine" for p in pieces)
+    for side, other in ((battle.attackers, battle.defenders), (battle.defenders, battle.attackers)):
+        if any(p.type == "submarine" for p in side):
+            _say(turn, "submarine_hits")
+            if any(p.type == "destroyer" for p in other):
+                _say(turn, "destroyer_exception")
+            if any(p.type == "battleship" for p in other):
+                _say(turn, "first_strike_on_battleship")
+    if len({p.owner for p in battle.defenders}) > 1:
+        _say(turn, "allied_defenders")
     if subs and rules.submarine_first_strike == "attackers_only":
         turn.ruling("submarine_first_strike")
     if subs and rules.air_hits_on_submarines_need_destroyer and any(p.kind == "air" for p in pieces):

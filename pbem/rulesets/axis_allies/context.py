@@ -65,6 +65,7 @@ class Turn:
     start_control: dict[str, str] = field(default_factory=dict)
     start_enemies: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     captured: set[str] = field(default_factory=set)  # territories that changed hands this turn
+    liberated: set[str] = field(default_factory=set)  # of those, the ones given back to an ally
     assaults: list[Assault] = field(default_factory=list)
     raids: list[tuple[Move, list[int]]] = field(default_factory=list)  # bombing raids: move, raider ids
     interceptors: set[int] = field(default_factory=set)  # fighters that met a raid: out of the land battle
@@ -170,6 +171,8 @@ class Turn:
     def can_land_now(self, unit: Unit, space: str) -> bool:
         """Whether an aircraft may end its move in `space` now (carriers with room count for fighters)."""
         if self.board.is_land(space):
+            if space in self.liberated and self.edition.has_option("liberated_landing"):
+                self.ruling("liberated_landing")
             return self.friendly_at_start(space) and self.friendly_territory_now(space) and space not in self.captured
         if unit.type != "fighter":
             return False
