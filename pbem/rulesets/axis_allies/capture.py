@@ -24,8 +24,11 @@ def new_controller(turn: Turn, territory: str, by: str) -> tuple[str, bool]:
     original = t.original_owner
     if original is None or original == by or not b.friendly(original, by):
         return by, False
-    if t.capital == original or turn.pos.capital_held(original) or t.middle_east:
-        return original, True  # (Europe: a Middle East country counts for nobody's income, ruling liberation)
+    if t.middle_east:
+        turn.ruling("liberation")  # Europe: a Middle East country goes back to its owner, its capital held or not
+        return original, True
+    if t.capital == original or turn.pos.capital_held(original):
+        return original, True
     turn.ruling("liberation")
     return by, False
 

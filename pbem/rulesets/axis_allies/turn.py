@@ -337,8 +337,10 @@ def collect_income(turn: Turn) -> None:
     power, pos = turn.power, turn.pos
     if not pos.capital_held(power):
         capital = turn.board.capitals[power]
+        _, track = _middle_east_track(turn)
         turn.event("income", power=power, amount=0, treasury_after=pos.treasury[power],
-                   reason=f"its capital {capital} is held by {turn.board.power_names[pos.control[capital]]}")
+                   reason=f"its capital {capital} is held by {turn.board.power_names[pos.control[capital]]}"
+                   + (f"; the Allies pay none of its Middle East track ({track} IPCs) either" if track else ""))
         return
     if turn.skip_economy:
         turn.ruling("capital_freed_this_turn")
@@ -346,6 +348,17 @@ def collect_income(turn: Turn) -> None:
     pos.treasury[power] += amount
     turn.event("income", power=power, amount=amount, treasury_after=pos.treasury[power])
     middle_east_payment(turn)
+
+
+def _middle_east_track(turn: Turn) -> tuple[list[str], int]:
+    """The Middle East countries the acting power holds where the Allies pay it their value (Europe's
+    Germany), and that value; none for another power."""
+    b = turn.board
+    if turn.edition.rules.middle_east_income != turn.power:
+        return [], 0
+    countries = [t for t in b.sort_spaces(b.territories)
+                 if b.territories[t].middle_east and turn.pos.control.get(t) == turn.power]
+    return countries, sum(b.ipc(t) for t in countries)
 
 
 def middle_east_payment(turn: Turn) -> None:
@@ -363,8 +376,7 @@ def middle_east_payment(turn: Turn) -> None:
                 turn.problem(("middle_east_payers", i), f"{p} does not pay {power}'s Middle East income",
                              ", ".join(payers))
         return
-    countries = [t for t in b.sort_spaces(b.territories) if b.territories[t].middle_east and pos.control.get(t) == power]
-    track = sum(b.ipc(t) for t in countries)
+    countries, track = _middle_east_track(turn)
     if not track:
         return
     turn.ruling("middle_east_track")
