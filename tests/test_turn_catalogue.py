@@ -100,8 +100,9 @@ def problem_matches(problem: Any, want: dict[str, Any]) -> bool:
     return True
 
 
-@pytest.mark.parametrize("path", CASES, ids=[f"{p.parents[1].name}/{p.stem}" for p in CASES])
-def test_case(path: Path) -> None:
+def play_case(path: Path) -> tuple[dict[str, Any], list, FixedDice | None, EventLog, dict[str, Any] | None]:
+    """A case's position, the problems of its orders and, when there are none and the case is not
+    about problems, its dice, events and the state after them."""
     case = yaml.safe_load(path.read_text(encoding="utf-8"))
     ruleset = ruleset_of(path)
     state = build_state(case, ruleset)
@@ -111,6 +112,20 @@ def test_case(path: Path) -> None:
     orders = as_document(case["orders"], f"{path.stem}/orders.yaml")
     standing = {p: as_document(v, f"{path.stem}/standing-{p}.yaml") for p, v in (case.get("standing_orders") or {}).items()}
     problems = ruleset.check_orders(state, {state["next_power"]: orders}, standing)
+    log = EventLog()
+    if problems or "problems" in (case.get("expect") or {}):
+        return state, problems, None, log, None
+    dice = FixedDice(case.get("dice") or [])
+    after = ruleset.resolve(state, {state["next_power"]: orders}, standing, dice, log)
+    assert state == before, "resolve must not change the state it is given"
+    return state, problems, dice, log, after
+
+
+@pytest.mark.parametrize("path", CASES, ids=[f"{p.parents[1].name}/{p.stem}" for p in CASES])
+def test_case(path: Path) -> None:
+    case = yaml.safe_load(path.read_text(encoding="utf-8"))
+    ruleset = ruleset_of(path)
+    state, problems, dice, log, after = play_case(path)
     expect = case.get("expect") or {}
     if "problems" in expect:
         shown = "\n".join(str(p) for p in problems)
@@ -122,10 +137,6 @@ def test_case(path: Path) -> None:
             assert p.file.startswith(path.stem + "/") and p.line and p.field, str(p)
         return
     assert problems == [], "\n".join(str(p) for p in problems)
-    dice = FixedDice(case.get("dice") or [])
-    log = EventLog()
-    after = ruleset.resolve(state, {state["next_power"]: orders}, standing, dice, log)
-    assert state == before, "resolve must not change the state it is given"
     events = log.events
     shown = "\n".join(str(e) for e in events)
     position = 0
@@ -146,5 +157,4 @@ def test_case(path: Path) -> None:
     if not case.get("dice_may_remain"):
         assert dice.unused == 0, f"{dice.unused} of the case's dice were not rolled"
     # the same inputs give the same bytes
-    again = ruleset.resolve(state, {state["next_power"]: orders}, standing, FixedDice(case.get("dice") or []), EventLog())
-    assert dump_yaml(again) == dump_yaml(after)
+    assert dump_yaml(play_case(path)[4]) == dump_yaml(after)
