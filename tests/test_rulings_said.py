@@ -14,8 +14,10 @@ from pathlib import Path
 import pytest
 import yaml
 
+import test_qmg_catalogue  # the catalogues' runners, as pytest imports them (tests/ on the path)
+import test_turn_catalogue
+import test_undaunted_catalogue
 from pbem.rulesets import get_ruleset
-from tests import test_qmg_catalogue, test_turn_catalogue, test_undaunted_catalogue
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
