@@ -8,7 +8,6 @@ report both times, and that country a different one (else the pair proves nothin
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections import Counter
 from pathlib import Path
@@ -16,29 +15,16 @@ from typing import Any
 
 import pytest
 import yaml
+from qmg_play import pack_with
 
 from pbem.core.dice import DiceStream
 from pbem.core.events import EventLog, seen_by
 from pbem.core.yamlio import parse_document
 from pbem.rulesets.qmg import Qmg
-from pbem.rulesets.qmg.content import COUNTRIES, Card, demo_pack
+from pbem.rulesets.qmg.content import COUNTRIES
 from pbem.rulesets.qmg.report import render_formats, report_model
 
 CASES = sorted((Path(__file__).parent / "catalogue" / "qmg").glob("*.yaml"))
-
-
-def _pack_with(extra: dict[str, str], added: list[dict[str, Any]]):
-    """The demo pack with cards the seed prints without a country given to one, and test cards of
-    kinds the seed quotes none of (an Economic Warfare card), for a case."""
-    pack = demo_pack()
-    cards, decks = dict(pack.cards), {c: list(d) for c, d in pack.decks.items()}
-    for card_id, country in extra.items():
-        cards[card_id] = dataclasses.replace(cards[card_id], country=country)
-        decks[country].append(card_id)
-    for card in added:
-        cards[card["id"]] = Card(card["id"], card["country"], card["name"], card["type"], card["text"], card["use"])
-        decks[card["country"]].append(card["id"])
-    return dataclasses.replace(pack, cards=cards, decks=decks)
 
 
 def _instances(pack, country: str, names: list[str], taken: set[str]) -> list[str]:
@@ -86,7 +72,7 @@ def _play(case: dict[str, Any]) -> tuple[Qmg, dict[str, Any], list[str], EventLo
     """The case's orders checked and, when they pass, played: the ruleset, the position, the
     problems, the events and the state after."""
     rules = Qmg()
-    rules.pack = _pack_with(case.get("cards_given") or {}, case.get("cards_added") or [])
+    rules.pack = pack_with(case.get("cards_given") or {}, case.get("cards_added") or [])
     state = position(rules.pack, case)
     active = state["next_power"]
     orders = parse_document(yaml.safe_dump({"country": active, **case["orders"]}), "orders.yaml")
