@@ -425,8 +425,8 @@ class Turn:
             allowed = list(self.pack.board.order)
         wanted = _as_list(choice.get("space")) or (allowed if where == "same" else [])
         legal = [s for s in wanted if s in allowed and not why_not(s)]
-        if wanted and not legal:
-            self.note("action_failed", country=country, action="effect", space=", ".join(wanted),
+        if wanted and not legal:  # where an effect would act is its owner's plan: only where it acts is public
+            self.note("action_failed", secret_of=country, country=country, action="effect", space=", ".join(wanted),
                       why="; ".join(filter(None, (why_not(s) if s in allowed else f"{s} is not where this "
                                                   "effect may act" for s in wanted))))
             return []
