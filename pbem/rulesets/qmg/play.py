@@ -245,9 +245,9 @@ class Turn:
         chosen = next((c for c in wanted if c in enemies), None)
         if chosen is None and enemies:
             chosen = enemies[0]
-            if len(enemies) > 1 or wanted:
-                self.note("default_applied", country=country, what=f"the {kind} battle in {space} removes "
-                          f"{chosen}'s {piece}: the orders name no other {piece} there")
+            if len(enemies) > 1 or wanted:  # the target is public; which ones the orders preferred is not
+                self.note("default_applied", secret_of=country, country=country, what=f"the {kind} battle in "
+                          f"{space} removes {chosen}'s {piece}: the orders name no other {piece} there")
         self.note("battle", country=country, kind=kind, space=space, target=chosen)
         removed = self.remove(chosen, space, "battle", country) if chosen else False
         self.window({"event": "battle", "kind": kind, "space": space, "by": country, "target": chosen,
