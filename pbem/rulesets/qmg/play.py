@@ -115,7 +115,8 @@ class Turn:
         taken, defaulted, from_deck = discard_choice(hand, count, chosen)
         if defaulted:
             self.note("default_applied", secret_of=country, country=country, what=f"{defaulted} card(s) to discard "
-                      f"for {reason} not named in the orders or standing orders: the last cards of the hand")
+                      f"for {reason} not named in the orders or standing orders, or named but no longer in the "
+                      "hand: the last cards of the hand")
         for c in taken:
             hand.remove(c)
         self.discard_hidden(country, taken, "hand", reason)
