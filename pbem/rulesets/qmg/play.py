@@ -381,8 +381,9 @@ class Turn:
             self.note("action_failed", country=country, action=f"recruit {arg['piece']}", space=arg["space"],
                       why=self.can_build(candidates[0], arg["piece"], arg["space"], "recruited"))
             return
-        if not choice.get("country"):
-            self.note("default_applied", country=country, what=f"{able[0]} recruits: the orders name no country")
+        if not choice.get("country"):  # who recruits is public; that the orders left it open is not
+            self.note("default_applied", secret_of=country, country=country,
+                      what=f"{able[0]} recruits: the orders name no country")
         self.build(able[0], arg["piece"], arg["space"], country, "recruited")
 
     def _step_battle(self, country: str, arg: dict[str, Any], choice: dict[str, Any],
