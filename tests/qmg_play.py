@@ -139,14 +139,15 @@ def _random_play(turn: Turn, country: str, hand: list[str], rng: random.Random) 
     instance = rng.choice(effects if effects and rng.random() < 0.5 else hand)
     card = turn.pack.card(country, instance)
     spaces = turn.pack.board.order
+    choices = {"target": rng.sample(COUNTRIES, 3), "country": rng.sample(COUNTRIES, 2)}
+    choices = {key: value for key, value in choices.items() if rng.random() < 0.8}  # else the defaults
     if card.type.startswith(("build", "land", "sea")):
         legal = _legal(turn, country, card.type)
         if legal:
-            battle = {} if card.type.startswith("build") else {"target": rng.sample(COUNTRIES, 2)}
+            battle = {} if card.type.startswith("build") else {"target": choices.get("target", [])[:2]}
             return instance, {"card": card.name, "space": rng.choice(legal), **battle}
     elif rng.random() < 0.9:
-        return instance, {"card": card.name, "space": rng.sample(spaces, 5), "country": rng.sample(COUNTRIES, 2),
-                          "target": rng.sample(COUNTRIES, 3)}
+        return instance, {"card": card.name, "space": rng.sample(spaces, 5), **choices}
     return instance, {"discard": card.name}
 
 
