@@ -40,12 +40,6 @@ class Played:
     log: EventLog
     files: dict[str, bytes] | None = None
 
-    def commitments(self) -> list[str]:
-        """The values that differ whenever any byte of a secret does, and tell nothing."""
-        start, end = self.log.events[0], self.log.events[-1]
-        return [value for value in (start.get("orders_digest"), end["state_commitment"],
-                                    *(i["sha256"] for i in start.get("inputs", []))) if value]
-
     @cached_property
     def problems(self) -> list[Problem]:
         """What the check of the exchange's orders and standing orders finds."""
@@ -90,7 +84,8 @@ def account(played: Played, audience: str) -> dict[str, Any]:
         told |= dict(zip(names, render_formats(model).values()))
     if played.files and audience != "public":
         told[view_name(audience)] = played.files[view_name(audience)].decode("utf-8")
-    told = {name: _hidden(text, played.commitments()) if isinstance(text, str) else text for name, text in told.items()}
+    told = {name: in_words(text, commitments(played.log.events)) if isinstance(text, str) else text
+            for name, text in told.items()}
     return told | {"view": rules.view_state(played.after, audience)}  # compared as data, written out where it differs
 
 
@@ -126,8 +121,17 @@ def next_orders(rules, state: dict[str, Any], country: str, rng: random.Random) 
     return [orders, mistaken]
 
 
-def _hidden(text: str, commitments: list[str]) -> str:
-    for value in commitments:
+def commitments(events: list[dict[str, Any]]) -> list[str]:
+    """A turn's values that differ whenever any byte of a secret does, and tell nothing: the
+    decisions digest, the digests of the files played and the state commitment."""
+    start, end = events[0], events[-1]
+    return [value for value in (start.get("orders_digest"), end["state_commitment"],
+                                *(i["sha256"] for i in start.get("inputs", []))) if value]
+
+
+def in_words(text: str, values: list[str]) -> str:
+    """`text` with each of `values` (commitments) in words."""
+    for value in values:
         text = text.replace(value, "<commitment>")
     return text
 
