@@ -31,10 +31,22 @@ TEST_CARDS = (
     {"id": "test-pacific-recruit", "country": "japan", "name": "Test Pacific Recruit", "type": "event",
      "text": "Test card: Japan recruits an army in India.",
      "use": {"effect": [{"recruit": {"piece": "army", "space": "India", "countries": ["japan"]}}]}},
+    {"id": "test-italian-recruit", "country": "italy", "name": "Test Italian Recruit", "type": "event",
+     "text": "Test card: Italy recruits an army in Russia.",
+     "use": {"effect": [{"recruit": {"piece": "army", "space": "Russia", "countries": ["italy"]}}]}},
+    {"id": "test-southern-recruit", "country": "japan", "name": "Test Southern Recruit", "type": "event",
+     "text": "Test card: Japan recruits an army in Australia.",
+     "use": {"effect": [{"recruit": {"piece": "army", "space": "Australia", "countries": ["japan"]}}]}},
     {"id": "test-start-cost", "country": "soviet_union", "name": "Test Start Cost", "type": "status",
      "text": "Test card: at the start of your turn, discard 1 card from your hand and score 1 VP.",
      "use": {"when": {"event": "start_of_turn", "by": "self"}, "cost": [{"discard": {"from": "hand", "count": 1}}],
              "effect": [{"score": 1}]}},
+    {"id": "test-convoy-raid", "country": "soviet_union", "name": "Test Convoy Raid", "type": "status",
+     "text": "Test card: in your Play step, instead of playing a card from your hand, discard 1 card from your hand "
+             "and play a Sea Battle card from your discard pile.",
+     "use": {"when": {"event": "play_step", "by": "self"}, "instead": True,
+             "cost": [{"discard": {"from": "hand", "count": 1}}],
+             "effect": [{"play_from_discard": {"type": "sea_battle"}}]}},
     {"id": "test-last-stand", "country": "italy", "name": "Test Last Stand", "type": "response",
      "text": "Test card: use when your army is to be removed; discard 1 card from your hand: it is not removed.",
      "use": {"when": {"event": "removal", "piece": "army", "owner": "self"},
@@ -43,9 +55,10 @@ TEST_CARDS = (
      "text": "Test card: an enemy country discards 2 cards from its draw deck.",
      "use": {"effect": [{"discard": {"from": "deck", "count": 2}}]}},
 )
-"""Cards of the kinds the seed quotes none of, one or two a country: recruits of Axis armies next to
-Moscow and in India (the conditions of Rasputitsa and Loyalty to the Crown), Economic Warfare from
-hand and from deck, a start-of-turn cost, a Response with a cost paid outside its owner's turn."""
+"""Cards of the kinds the seed quotes none of, one to three a country: recruits of Axis armies next to
+Moscow and in India and Australia (the conditions of Rasputitsa and Loyalty to the Crown), Economic Warfare from
+hand and from deck, a start-of-turn cost, a Response with a cost paid outside its owner's turn, and a Status
+like Guard for the Soviet Union's one Sea Battle, which is seldom face up in its pile."""
 
 
 def pack_with(extra: dict[str, str], added: list[dict[str, Any]] | tuple[dict[str, Any], ...]) -> Pack:
@@ -110,13 +123,13 @@ def random_entries(pack: Pack, country: str, cards: list[str], hand: list[str], 
 
 
 def random_standing(pack: Pack, state: dict[str, Any], country: str, rng: random.Random) -> dict[str, Any]:
-    """Standing orders: entries for most cards on the table and sometimes for one the country does
-    not hold, and sometimes the cards it loses first when forced to discard."""
+    """Standing orders: entries for most cards on the table, or for every card with an effect the
+    country has, as a careful player writes them once for the game; and sometimes the cards it
+    loses first when forced to discard."""
     zones = state["countries"][country]
     named = _names(pack, country, zones["responses"] + zones["statuses"])
-    others = [n for n in effect_cards(pack, country) if n not in named]
-    if others and rng.random() < 0.3:
-        named.append(rng.choice(others))
+    if rng.random() < 0.5:
+        named += [n for n in effect_cards(pack, country) if n not in named]
     orders: dict[str, Any] = {"country": country, "effects": random_entries(pack, country, named, zones["hand"], rng)}
     if zones["hand"] and rng.random() < 0.3:
         orders["forced_discards"] = _names(pack, country, rng.sample(zones["hand"], min(3, len(zones["hand"]))))
@@ -136,11 +149,11 @@ def _random_play(turn: Turn, country: str, hand: list[str], rng: random.Random) 
     """A card of `hand` and how it is played, or discarded when it cannot be played; a card with an
     effect more often than its share, since few are dealt and most of what there is to see is theirs."""
     effects = [c for c in hand if turn.pack.card(country, c).use]
-    instance = rng.choice(effects if effects and rng.random() < 0.5 else hand)
+    instance = rng.choice(effects if effects and rng.random() < 0.8 else hand)
     card = turn.pack.card(country, instance)
     spaces = turn.pack.board.order
     choices = {"target": rng.sample(COUNTRIES, 3), "country": rng.sample(COUNTRIES, 2)}
-    choices = {key: value for key, value in choices.items() if rng.random() < 0.8}  # else the defaults
+    choices = {key: value for key, value in choices.items() if rng.random() < 0.5}  # else the defaults
     if card.type.startswith(("build", "land", "sea")):
         legal = _legal(turn, country, card.type)
         if legal:
@@ -149,6 +162,12 @@ def _random_play(turn: Turn, country: str, hand: list[str], rng: random.Random) 
     elif rng.random() < 0.9:
         return instance, {"card": card.name, "space": rng.sample(spaces, 5), **choices}
     return instance, {"discard": card.name}
+
+
+def _from_pile(card) -> str | None:
+    """The kind of card that `card`, used instead of playing a card, plays from the discard pile."""
+    steps = card.use.get("effect") or []
+    return next((step["play_from_discard"]["type"] for step in steps if "play_from_discard" in step), None)
 
 
 def _reallocation(turn: Turn, country: str, hand: list[str], rng: random.Random
@@ -182,14 +201,17 @@ def random_orders(pack: Pack, state: dict[str, Any], country: str, rng: random.R
         if reallocation:
             orders["reallocate"], hand = reallocation
     instead = [c for c in zones["statuses"] if (pack.card(country, c).use or {}).get("instead")]
-    places = _legal(turn, country, "build_army") if bold and instead and rng.random() < 0.6 else []
+    kind = _from_pile(pack.card(country, instead[0])) if instead else None
+    places = _legal(turn, country, kind) if bold and kind and rng.random() < 0.8 else []
     played = None
     if places:
+        # half the time paid with other cards than the one it plays from the pile, so that only the pile can hold it
+        payable = [c for c in hand if rng.random() < 0.5 or pack.card(country, c).type != kind]
         orders["play"] = {"instead": pack.name(country, instead[0]), "space": rng.choice(places),
-                          "pay": _names(pack, country, rng.sample(hand, min(len(hand), rng.randint(0, 2))))}
+                          "pay": _names(pack, country, rng.sample(payable, min(len(payable), rng.randint(0, 2))))}
     elif hand:
         played, orders["play"] = _random_play(turn, country, hand, rng)
-    orders["discard"] = [pack.name(country, c) for c in hand if c != played and rng.random() < 0.1]
+    orders["discard"] = [pack.name(country, c) for c in hand if c != played and rng.random() < 0.2]
     return orders
 
 

@@ -1,6 +1,6 @@
 """One country's secrets changed and nothing else, for the pairs of test_qmg_pairs.py: its deck's
 order below the cards it gives this exchange, a hand card it keeps swapped with a deck card below
-them, a face-down discard or face-down Response swapped likewise, standing orders that do not fire,
+them, a face-down discard (or all of one name) or face-down Response swapped likewise, standing orders that do not fire,
 the cards it gives up first when forced to discard, and in its own exchange the choices that only
 it sees: which cards it discards or pays with, which Response it lays, and the places its effects
 would prefer but cannot use.
@@ -123,19 +123,43 @@ def hand_card(sec: Secrets, exchange: Exchange) -> Exchange | None:
     return _swap(sec, exchange, [("hand", i) for i in sec.kept("hand")], [("deck", i) for i in sec.below()])
 
 
+def _hidden_places(sec: Secrets) -> list[tuple[str, int]]:
+    """Where the country's cards lie that nobody else sees and the exchange leaves in place: the
+    hand cards it keeps and the deck below its draws."""
+    return [("hand", i) for i in sec.kept("hand")] + [("deck", i) for i in sec.below()]
+
+
 def face_down_discard(sec: Secrets, exchange: Exchange) -> Exchange | None:
-    """A face-down card of the discard pile swapped with one of the deck below its draws."""
+    """A face-down card of the discard pile swapped with a hand card kept or one of the deck below
+    its draws."""
     pile = sec.zones(exchange)["discard"]
     return _swap(sec, exchange, [("discard", i) for i, d in enumerate(pile) if d["face"] == "down"],
-                 [("deck", i) for i in sec.below()])
+                 _hidden_places(sec))
+
+
+def face_down_kind(sec: Secrets, exchange: Exchange) -> Exchange | None:
+    """Every face-down card of one name in the discard pile swapped with cards of other names from
+    the hand cards kept and the deck below its draws: the pile holds none of that card."""
+    changed = copy.deepcopy(exchange)
+    zones = sec.zones(changed)
+    down = [d for d in zones["discard"] if d["face"] == "down"]
+    if not down:
+        return None
+    name = sec.name(sec.rng.choice(down)["card"])
+    going = [d for d in down if sec.name(d["card"]) == name]
+    coming = [(zone, i) for zone, i in _hidden_places(sec) if sec.name(zones[zone][i]) != name]
+    if len(coming) < len(going):
+        return None
+    for discard, (zone, index) in zip(going, sec.rng.sample(coming, len(going))):
+        discard["card"], zones[zone][index] = zones[zone][index], discard["card"]
+    return changed
 
 
 def face_down_response(sec: Secrets, exchange: Exchange) -> Exchange | None:
     """A face-down Response that stays on the table swapped with another Response from the hand
     (one it keeps), the deck below its draws or the face-down discards."""
     pile = sec.zones(exchange)["discard"]
-    others = [("hand", i) for i in sec.kept("hand")] + [("deck", i) for i in sec.below()]
-    others += [("discard", i) for i, d in enumerate(pile) if d["face"] == "down"]
+    others = _hidden_places(sec) + [("discard", i) for i, d in enumerate(pile) if d["face"] == "down"]
     return _swap(sec, exchange, [("responses", i) for i in sec.kept("responses")], others,
                  lambda card: sec.pack.card(sec.country, card).type == "response")
 
@@ -241,6 +265,7 @@ def preferences(sec: Secrets, exchange: Exchange) -> Exchange | None:
 
 CHANGES: dict[str, tuple[Change, tuple[str, ...]]] = {
     "deck order": (deck_order, USES), "hand card": (hand_card, USES), "face-down discard": (face_down_discard, USES),
+    "face-down kind": (face_down_kind, USES),
     "face-down response": (face_down_response, USES), "idle entries": (idle_entries, USES),
     "dropped entry": (dropped_entry, USES), "forced discards": (forced_discards, USES),
     "own choices": (own_choices, PLAYS), "preferences": (preferences, WHERE)}
