@@ -280,27 +280,22 @@ def hidden(exchange: Exchange):
 
 def keeps_secret(rules, sec: Secrets, changed: Exchange, kept: tuple[str, ...]) -> bool:
     """Whether `changed` differs from the exchange in the country's secrets alone: its own files
-    valid, its events of the `kept` types the same (and, where it acts, the position after it), and
-    the cards it shows face up, where the same cards, the same copies: the orders name a card, and
-    the copy of it they play is a swap's doing, not a secret told."""
+    valid, and its events of the `kept` types the same (and, where it acts, the position after it)."""
     own = (changed.orders_file(sec.country), changed.standing_file(sec.country))
     if any(p.file in own for p in rules.check_orders(changed.state, changed.submissions(), changed.standing_docs())):
         return False
     after, log = resolve(rules, changed, hidden(changed))
     shown = [[e for e in events if e["type"] in kept and e.get("country") == sec.country]
              for events in (log.events, sec.events)]
-    copies = [[d["card"] for d in state["countries"][sec.country]["discard"] if d["face"] == "up"]
-              for state in (after, sec.after)]
-    other_copies = copies[0] != copies[1] and [sec.name(c) for c in copies[0]] == [sec.name(c) for c in copies[1]]
-    return shown[0] == shown[1] and not other_copies and \
+    return shown[0] == shown[1] and \
         (kept != WHERE or rules.view_state(after, "public") == rules.view_state(sec.after, "public"))
 
 
-def secret_pair(rules, sec: Secrets) -> tuple[Exchange, list[str]]:
-    """The exchange with a few of the country's secrets changed, each kept only when it changes
-    nothing but secrets, and the names of those kept."""
+def secret_pair(rules, sec: Secrets, names: list[str] | None = None) -> tuple[Exchange, list[str]]:
+    """The exchange with a few of the country's secrets changed (those `names`, else some at
+    random), each kept only when it changes nothing but secrets, and the names of those kept."""
     changed, applied = sec.exchange, []
-    for name in sec.rng.sample(sorted(CHANGES), sec.rng.randint(2, 5)):
+    for name in names or sec.rng.sample(sorted(CHANGES), sec.rng.randint(2, 5)):
         change, kept = CHANGES[name]
         candidate = change(sec, changed)
         if candidate is not None and keeps_secret(rules, sec, candidate, kept):

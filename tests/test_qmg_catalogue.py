@@ -3,8 +3,9 @@ the digest (§9), each a position, the orders of the country whose turn it is, t
 orders, a fixed deck order where it matters, and the outcome the rulebook gives.
 
 A case with `hidden_variant` is played a second time with one country's secrets changed (its
-face-down cards, its hand, its orders): every other audience must see the same events and the same
-report both times, and that country a different one (else the pair proves nothing)."""
+face-down cards, its hand, its orders): every other audience must see the same events, the same
+report and the same view both times, and that country a different one (else the pair proves
+nothing)."""
 
 from __future__ import annotations
 
@@ -94,8 +95,9 @@ def _merged(base: Any, changes: Any) -> Any:
     return {k: v for k, v in merged.items() if v is not None}
 
 
-def _accounts(case: dict[str, Any]) -> dict[str, tuple[list[dict[str, Any]], str]]:
-    """What each audience learns of the case's turn: the events it may see and its Markdown report."""
+def _accounts(case: dict[str, Any]) -> dict[str, tuple[list[dict[str, Any]], str, dict[str, Any]]]:
+    """What each audience learns of the case's turn: the events it may see, its Markdown report and
+    the state as it may see it (its view file)."""
     rules, before, problems, log, after = _play(case)
     assert problems == [] and after is not None, problems
     framed = EventLog()  # the turn's first and last events, which the core adds around the ruleset's
@@ -103,7 +105,8 @@ def _accounts(case: dict[str, Any]) -> dict[str, tuple[list[dict[str, Any]], str
     framed.extend(log.events)
     framed.add("turn_end", state_commitment="0" * 64, awaiting=list(rules.awaiting(after)))
     return {audience: ([e for e in log.events if seen_by(e, audience)],
-                       render_formats(report_model(rules, before, after, framed, audience))["md"])
+                       render_formats(report_model(rules, before, after, framed, audience))["md"],
+                       rules.view_state(after, audience))
             for audience in ("public", *COUNTRIES)}
 
 

@@ -168,12 +168,16 @@ def _orders_for_both(rules, folders: list[Path], turn: int) -> dict[str, dict]:
 def test_every_other_player_gets_the_same_mails(rules, new_game_folder: Path, tmp_path: Path, config, mailboxes,
                                                 country: str) -> None:
     """Two games run by mail through their setup and the first turn, Germany's, the second game's
-    country with other cards in hand and deck, other setup discards and standing orders that never
-    fire; every mail each other player gets, answers and reports, is the same in both."""
+    country with another card in hand, its deck in another order, other setup discards and standing
+    orders that never fire; every mail each other player gets, answers and reports, is the same in
+    both."""
     rng = random.Random(country)
     start = load_document(new_game_folder / START_STATE).data
     setup = Exchange(1, start, {c: random_orders(rules.pack, start, c, rng) for c in COUNTRIES}, {})
-    changed, changes = next(pair for _ in range(20) if (pair := _changed(rules, setup, country, rng)))
+    first = play(rules, setup)
+    changed, changes = secret_pair(rules, Secrets(rules.pack, setup, first.log.events, first.after, country, rng),
+                                   ["hand card", "deck order", "own choices"])
+    assert "hand card" in changes
     other = COUNTRIES[COUNTRIES.index(country) - 1]  # whose answer to its standing orders is compared too
     standing = {c: random_standing(rules.pack, start, c, rng) for c in (country, other)}
     idle = {"card": effect_cards(rules.pack, country)[0], "space": ["Moscow"]}  # no card on its table yet
