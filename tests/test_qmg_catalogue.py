@@ -3,12 +3,12 @@ the digest (§9), each a position, the orders of the country whose turn it is, t
 orders, a fixed deck order where it matters, and the outcome the rulebook gives.
 
 A case with `hidden_variant` is played a second time with one country's secrets changed (its
-face-down cards, its hand, its orders): every other audience must see the same events and the same
-report both times, and that country a different one (else the pair proves nothing)."""
+face-down cards, its hand, its orders): every other audience must see the same events, the same
+report and the same view both times, and that country a different one (else the pair proves
+nothing)."""
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections import Counter
 from pathlib import Path
@@ -16,29 +16,16 @@ from typing import Any
 
 import pytest
 import yaml
+from qmg_play import pack_with
 
 from pbem.core.dice import DiceStream
 from pbem.core.events import EventLog, seen_by
 from pbem.core.yamlio import parse_document
 from pbem.rulesets.qmg import Qmg
-from pbem.rulesets.qmg.content import COUNTRIES, Card, demo_pack
+from pbem.rulesets.qmg.content import COUNTRIES
 from pbem.rulesets.qmg.report import render_formats, report_model
 
 CASES = sorted((Path(__file__).parent / "catalogue" / "qmg").glob("*.yaml"))
-
-
-def _pack_with(extra: dict[str, str], added: list[dict[str, Any]]):
-    """The demo pack with cards the seed prints without a country given to one, and test cards of
-    kinds the seed quotes none of (an Economic Warfare card), for a case."""
-    pack = demo_pack()
-    cards, decks = dict(pack.cards), {c: list(d) for c, d in pack.decks.items()}
-    for card_id, country in extra.items():
-        cards[card_id] = dataclasses.replace(cards[card_id], country=country)
-        decks[country].append(card_id)
-    for card in added:
-        cards[card["id"]] = Card(card["id"], card["country"], card["name"], card["type"], card["text"], card["use"])
-        decks[card["country"]].append(card["id"])
-    return dataclasses.replace(pack, cards=cards, decks=decks)
 
 
 def _instances(pack, country: str, names: list[str], taken: set[str]) -> list[str]:
@@ -86,7 +73,7 @@ def _play(case: dict[str, Any]) -> tuple[Qmg, dict[str, Any], list[str], EventLo
     """The case's orders checked and, when they pass, played: the ruleset, the position, the
     problems, the events and the state after."""
     rules = Qmg()
-    rules.pack = _pack_with(case.get("cards_given") or {}, case.get("cards_added") or [])
+    rules.pack = pack_with(case.get("cards_given") or {}, case.get("cards_added") or [])
     state = position(rules.pack, case)
     active = state["next_power"]
     orders = parse_document(yaml.safe_dump({"country": active, **case["orders"]}), "orders.yaml")
@@ -108,8 +95,9 @@ def _merged(base: Any, changes: Any) -> Any:
     return {k: v for k, v in merged.items() if v is not None}
 
 
-def _accounts(case: dict[str, Any]) -> dict[str, tuple[list[dict[str, Any]], str]]:
-    """What each audience learns of the case's turn: the events it may see and its Markdown report."""
+def _accounts(case: dict[str, Any]) -> dict[str, tuple[list[dict[str, Any]], str, dict[str, Any]]]:
+    """What each audience learns of the case's turn: the events it may see, its Markdown report and
+    the state as it may see it (its view file)."""
     rules, before, problems, log, after = _play(case)
     assert problems == [] and after is not None, problems
     framed = EventLog()  # the turn's first and last events, which the core adds around the ruleset's
@@ -117,7 +105,8 @@ def _accounts(case: dict[str, Any]) -> dict[str, tuple[list[dict[str, Any]], str
     framed.extend(log.events)
     framed.add("turn_end", state_commitment="0" * 64, awaiting=list(rules.awaiting(after)))
     return {audience: ([e for e in log.events if seen_by(e, audience)],
-                       render_formats(report_model(rules, before, after, framed, audience))["md"])
+                       render_formats(report_model(rules, before, after, framed, audience))["md"],
+                       rules.view_state(after, audience))
             for audience in ("public", *COUNTRIES)}
 
 

@@ -3,91 +3,23 @@ orders, every game ends, and no audience ever sees another country's hidden card
 
 from __future__ import annotations
 
-import random
 import re
 
-import yaml
+import qmg_play
 
-from pbem.core.dice import DiceStream
-from pbem.core.events import EventLog, seen_by
-from pbem.core.yamlio import parse_document
-from pbem.rulesets.qmg.report import render_formats, report_model
+from pbem.core.events import seen_by
 from pbem.rulesets.qmg import Qmg
 from pbem.rulesets.qmg.content import COUNTRIES
-from pbem.rulesets.qmg.play import Turn
+from pbem.rulesets.qmg.report import render_formats, report_model
 
 RULES = Qmg()
 PACK = RULES.pack
 
 
-def _doc(data: dict, name: str):
-    return parse_document(yaml.safe_dump(data, sort_keys=False), name)
-
-
-def random_orders(state: dict, country: str, rng: random.Random) -> dict:
-    """Legal orders drawn at random: a card played where the rules allow it, or discarded."""
-    zones = state["countries"][country]
-    if state["phase"] == "setup":
-        return {"country": country, "setup_discard": [PACK.name(country, c) for c in rng.sample(zones["hand"], 3)]}
-    orders: dict = {"country": country}
-    table = zones["responses"] + zones["statuses"]
-    spaces = PACK.board.order
-    orders["effects"] = [{"card": PACK.name(country, c), "space": rng.sample(spaces, 8),
-                          "target": rng.sample(COUNTRIES, 3)} for c in table if rng.random() < 0.8]
-    if not zones["hand"]:
-        return orders
-    instance = rng.choice(zones["hand"])
-    card = PACK.card(country, instance)
-    turn = Turn(PACK, state, EventLog(), country, {}, state["options"])
-    play: dict = {"discard": card.name}
-    if card.type in ("build_army", "build_navy"):
-        piece = "army" if card.type == "build_army" else "navy"
-        legal = [s for s in spaces if not turn.can_build(country, piece, s)]
-        if legal:
-            play = {"card": card.name, "space": rng.choice(legal)}
-    elif card.type in ("land_battle", "sea_battle"):
-        kind = "land" if card.type == "land_battle" else "sea"
-        legal = [s for s in spaces if not turn.can_battle(country, kind, s)]
-        if legal:
-            play = {"card": card.name, "space": rng.choice(legal), "target": rng.sample(COUNTRIES, 2)}
-    elif card.type in ("status", "response", "event") and rng.random() < 0.9:
-        play = {"card": card.name, "space": rng.sample(spaces, 5), "country": rng.sample(COUNTRIES, 2)}
-    orders["play"] = play
-    rest = [c for c in zones["hand"] if c != instance]
-    orders["discard"] = [PACK.name(country, c) for c in rest if rng.random() < 0.1]
-    return orders
-
-
-def play_game(seed: int, reports: bool = False):
-    """Yield (before, after, log) for every exchange of one random game to its end."""
-    rng = random.Random(seed)
-    key = f"{seed:064x}"
-    state = RULES.opening_state(f"fuzz-{seed}", {}, DiceStream(key, "opening"))
-    state["dice"] = {"commitment": "0" * 64, "turn": 1}
-    standing_cache = {}
-    for number in range(1, 200):
-        awaited = RULES.awaiting(state)
-        if not awaited:
-            return
-        submissions = {c: _doc(random_orders(state, c, rng), f"{c}.yaml") for c in awaited}
-        standing = {}
-        for c in COUNTRIES:
-            if c in awaited:
-                continue
-            table = state["countries"][c]["responses"] + state["countries"][c]["statuses"]
-            entries = [{"card": PACK.name(c, i), "space": rng.sample(PACK.board.order, 6),
-                        "target": rng.sample(COUNTRIES, 3)} for i in table]
-            standing[c] = standing_cache.setdefault((c, repr(entries)), _doc({"country": c, "effects": entries}, f"s-{c}.yaml"))
-        problems = RULES.check_orders(state, submissions, standing)
-        assert problems == [], (number, [f"{p.field}: {p.message}" for p in problems])
-        log = EventLog()
-        log.add("turn_start", turn=number, seed="0" * 64)
-        after = RULES.resolve(state, submissions, standing, None, log, DiceStream(key, f"turn {number}"))
-        after["dice"] = state["dice"]
-        log.add("turn_end", awaiting=list(RULES.awaiting(after)), state_commitment="c" * 64)
-        yield state, after, log
-        state = after
-    raise AssertionError("the game did not end within 200 exchanges")
+def play_game(seed: int):
+    """(before, after, log) of every exchange of one random game with the demo pack."""
+    for exchange, after, log in qmg_play.play_game(RULES, seed):
+        yield exchange.state, after, log
 
 
 def test_random_games_always_have_legal_orders_and_end():

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import copy
 import difflib
+import re
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +14,7 @@ from pbem.core.errors import InputError, Problem
 from pbem.core.events import EventLog
 from pbem.core.ruleset import UNSEEN, Dice, Option, Ruleset
 from pbem.core.yamlio import Document
-from pbem.rulesets.qmg.content import COUNTRIES, check_board, check_cards, demo_pack, load_pack
+from pbem.rulesets.qmg.content import BASIC_TYPES, COUNTRIES, check_board, check_cards, demo_pack, load_pack
 from pbem.rulesets.qmg.orders import read_orders, read_standing
 from pbem.rulesets.qmg.turn import awaiting, opening, resolve_country_turn, resolve_setup
 
@@ -59,6 +61,23 @@ RULINGS = (
 )
 
 
+def _as_seen_by_others(pile: list[dict[str, str]]) -> list[dict[str, str]]:
+    """A discard pile as the other countries see it: its face-down cards unseen, and each basic card
+    face up as the next copy of its kind, bottom to top."""
+    copies: Counter = Counter()
+    seen = []
+    for discard in pile:
+        kind = re.sub(r"-\d+$", "", discard["card"])
+        if discard["face"] == "down":
+            seen.append({"card": UNSEEN, "face": "down"})
+        elif kind in BASIC_TYPES:
+            copies[kind] += 1
+            seen.append({"card": f"{kind}-{copies[kind]}", "face": "up"})
+        else:
+            seen.append(discard)
+    return seen
+
+
 class Qmg(Ruleset):
     id = "qmg"
     name = "Quartermaster General (WW2, 2nd edition)"
@@ -87,7 +106,9 @@ class Qmg(Ruleset):
 
     def view_state(self, state: dict[str, Any], audience: str) -> dict[str, Any]:
         """Hands, decks, face-down Responses and face-down discards unseen but by their owner, who sees
-        its deck's cards but not their order (seed l.556-577); the moderator sees all."""
+        its deck's cards but not their order (seed l.556-577); the moderator sees all. The copies of
+        a basic card that another country has face up are numbered in the order they lie: copies look
+        alike, and which one it played tells only of the copies left in its hand and deck."""
         if audience == "moderator":
             return state
         seen = copy.deepcopy(state)
@@ -97,7 +118,7 @@ class Qmg(Ruleset):
                 continue
             for zone in ("hand", "deck", "responses"):
                 zones[zone] = [UNSEEN] * len(zones[zone])
-            zones["discard"] = [d if d["face"] == "up" else {"card": UNSEEN, "face": "down"} for d in zones["discard"]]
+            zones["discard"] = _as_seen_by_others(zones["discard"])
         return seen
 
     def view(self, state: dict[str, Any], audience: str) -> dict[str, Any]:

@@ -115,7 +115,8 @@ class Turn:
         taken, defaulted, from_deck = discard_choice(hand, count, chosen)
         if defaulted:
             self.note("default_applied", secret_of=country, country=country, what=f"{defaulted} card(s) to discard "
-                      f"for {reason} not named in the orders or standing orders: the last cards of the hand")
+                      f"for {reason} not named in the orders or standing orders, or named but no longer in the "
+                      "hand: the last cards of the hand")
         for c in taken:
             hand.remove(c)
         self.discard_hidden(country, taken, "hand", reason)
@@ -245,9 +246,9 @@ class Turn:
         chosen = next((c for c in wanted if c in enemies), None)
         if chosen is None and enemies:
             chosen = enemies[0]
-            if len(enemies) > 1 or wanted:
-                self.note("default_applied", country=country, what=f"the {kind} battle in {space} removes "
-                          f"{chosen}'s {piece}: the orders name no other {piece} there")
+            if len(enemies) > 1 or wanted:  # the target is public; which ones the orders preferred is not
+                self.note("default_applied", secret_of=country, country=country, what=f"the {kind} battle in "
+                          f"{space} removes {chosen}'s {piece}: the orders name no other {piece} there")
         self.note("battle", country=country, kind=kind, space=space, target=chosen)
         removed = self.remove(chosen, space, "battle", country) if chosen else False
         self.window({"event": "battle", "kind": kind, "space": space, "by": country, "target": chosen,
@@ -380,8 +381,9 @@ class Turn:
             self.note("action_failed", country=country, action=f"recruit {arg['piece']}", space=arg["space"],
                       why=self.can_build(candidates[0], arg["piece"], arg["space"], "recruited"))
             return
-        if not choice.get("country"):
-            self.note("default_applied", country=country, what=f"{able[0]} recruits: the orders name no country")
+        if not choice.get("country"):  # who recruits is public; that the orders left it open is not
+            self.note("default_applied", secret_of=country, country=country,
+                      what=f"{able[0]} recruits: the orders name no country")
         self.build(able[0], arg["piece"], arg["space"], country, "recruited")
 
     def _step_battle(self, country: str, arg: dict[str, Any], choice: dict[str, Any],
@@ -425,8 +427,8 @@ class Turn:
             allowed = list(self.pack.board.order)
         wanted = _as_list(choice.get("space")) or (allowed if where == "same" else [])
         legal = [s for s in wanted if s in allowed and not why_not(s)]
-        if wanted and not legal:
-            self.note("action_failed", country=country, action="effect", space=", ".join(wanted),
+        if wanted and not legal:  # where an effect would act is its owner's plan: only where it acts is public
+            self.note("action_failed", secret_of=country, country=country, action="effect", space=", ".join(wanted),
                       why="; ".join(filter(None, (why_not(s) if s in allowed else f"{s} is not where this "
                                                   "effect may act" for s in wanted))))
             return []

@@ -69,10 +69,11 @@ def resolve_country_turn(pack: Pack, state: dict[str, Any], orders: dict[str, An
     turn.laying = None  # a Status laid this turn may be used after its Play step (correction 3 of the digest)
     _supply_step(turn)
     _victory_step(turn)
-    chosen = hand_cards(turn, active, orders.get("discard"))
-    for instance in chosen:
-        after["countries"][active]["hand"].remove(instance)
-    turn.discard_hidden(active, chosen, "hand", "discard step")
+    # how many cards the Discard step takes is public, as at the table, and the orders' to decide; a card they
+    # name that has left the hand during the turn (a cost took it) gives way to the last card of the hand
+    named = orders.get("discard") or []
+    turn.discard_from_hand(active, min(len(named), len(turn.zones(active)["hand"])), hand_cards(turn, active, named),
+                           "discard step")
     _draw_step(turn)
     _next(after, log)
     return after
