@@ -43,10 +43,11 @@ from test_mail import (MODERATOR, SALT, ImapServer, Mailboxes, _deliver, _orders
 
 GAMES = range(20)
 EXCHANGES = 160
-PAIRS_PER_GAME = 20
+PAIRS_PER_GAME = 30
 """Each game's at least; all games together compare over a thousand pairs."""
-TWINNED, SPECIAL = 0.035, 0.16
-"""The shares of exchanges that are twinned: of any kind, and of a special kind (SPECIAL_KINDS)."""
+TWINNED, SPECIAL, GAP = 0.01, 0.12, 20
+"""The shares of exchanges that are twinned: of any kind, and of a special kind (SPECIAL_KINDS);
+and the most exchanges that pass without a twin."""
 STAGED = 0.07
 """The share of turns from which a scene of undaunted_scenes.py is staged and twinned too."""
 TWINS = 4
@@ -95,9 +96,11 @@ class Comparison:
         self.kinds: Counter = Counter()
 
     def game(self) -> Counter:
+        last = 0
         for step in _game(self.seed):
             special = any(e["type"] in SPECIAL_KINDS for e in step.events)
-            if self.rng.random() < (SPECIAL if special else TWINNED):
+            if self.rng.random() < (SPECIAL if special else TWINNED) or step.number - last >= GAP:
+                last = step.number
                 self.twins(step.exchange, step.number, "as played")
             if step.exchange.state["phase"] == "turn" and self.rng.random() < STAGED:
                 scene = self.rng.choice(SCENES)

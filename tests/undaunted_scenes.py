@@ -1,7 +1,8 @@
 """Positions that random play seldom reaches, made from a game's opening or from one of its exchanges:
 cards of later scenarios dealt in, a unit with no card left walked across an enemy mine, two units
 under fire whose cards lie in different hidden zones, a tank with no Riflemen tile to deploy to, an
-Anti-Aircraft against a hidden Bomber, a move into a fire lane.
+Anti-Aircraft against a hidden Bomber, a move into a fire lane, a Recon with several Fog of War in
+the hand.
 Each is a position as any other, with orders for it; the pairs of test_undaunted_pairs.py twin it."""
 
 from __future__ import annotations
@@ -181,5 +182,22 @@ def fire_lane(exchange: Exchange, rng: random.Random) -> Exchange | None:
     return Exchange(state, {side: orders}, copy.deepcopy(exchange.standing))
 
 
+def recon(exchange: Exchange, rng: random.Random) -> Exchange | None:
+    """The acting side's Scout sets aside one of several Fog of War cards of its hand, and draws."""
+    state, side = copy.deepcopy(exchange.state), exchange.state["next_power"]
+    pack = RULESET.pack_for(state)
+    available = state["campaign"]["available"][side]
+    fogs = [c for c in available if pack.cards[c].kind == "fog_of_war"]
+    scouts = [c for c in available if any(a.action == "recon" for a in pack.cards[c].actions)
+              and pack.cards[c].unit in state["units"][side] and not state["units"][side][pack.cards[c].unit]["suppressed"]]
+    if len(fogs) < 3 or not scouts:
+        return None
+    scout = rng.choice(scouts)
+    for card in [scout, *rng.sample(fogs, k=rng.randint(2, 3))]:
+        _into(state, side, card, "hand", rng.randint(0, len(state["sides"][side]["hand"])))
+    orders = {"side": side, "plays": [{"card": scout, "action": "recon"}]}
+    return Exchange(state, {side: orders}, copy.deepcopy(exchange.standing))
+
+
 SCENES: tuple[Callable[[Exchange, random.Random], Exchange | None], ...] = (
-    mine_walk, crossfire, tank_nowhere, anti_aircraft, fire_lane)
+    mine_walk, crossfire, tank_nowhere, anti_aircraft, fire_lane, recon)
