@@ -231,6 +231,14 @@ def discard_with_deck(making: Making) -> str | None:
     return _hidden_swap(making, "discard", "deck")
 
 
+def casualty_pile(making: Making) -> str | None:
+    """A card of the face-down casualty pile swapped with a hidden one, but when a scenario ends:
+    then the pile decides the losses, and what is left of the cards shows in the next supply."""
+    if making.flow.set_up:
+        return None
+    return _hidden_swap(making, "casualties", making.rng.choice(["hand", "discard", "deck"]))
+
+
 def losses_crossed(making: Making) -> str | None:
     """Two cards the exchange takes from different hidden zones, each put in the other's zone: the
     zones' sizes come out the same, and only their owner may tell which loss came from where."""
@@ -360,7 +368,8 @@ def condition_not_met(making: Making) -> str | None:
 
 
 CHANGES: tuple[Callable[[Making], str | None], ...] = (
-    deck_below, hand_order, discard_order, hand_with_deck, hand_with_discard, discard_with_deck, losses_crossed,
+    deck_below, hand_order, discard_order, hand_with_deck, hand_with_discard, discard_with_deck, casualty_pile,
+    losses_crossed,
     standing_preferences, mine_push, note, labels, refused_play, condition_not_met)
 """Every way a twin may differ."""
 
