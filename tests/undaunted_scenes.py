@@ -188,8 +188,9 @@ def recon(exchange: Exchange, rng: random.Random) -> Exchange | None:
     pack = RULESET.pack_for(state)
     available = state["campaign"]["available"][side]
     fogs = [c for c in available if pack.cards[c].kind == "fog_of_war"]
+    ready = {unit for unit, token in state["units"][side].items() if not token["suppressed"]}
     scouts = [c for c in available if any(a.action == "recon" for a in pack.cards[c].actions)
-              and pack.cards[c].unit in state["units"][side] and not state["units"][side][pack.cards[c].unit]["suppressed"]]
+              and pack.cards[c].unit in ready]
     if len(fogs) < 3 or not scouts:
         return None
     scout = rng.choice(scouts)

@@ -256,12 +256,12 @@ def losses_crossed(making: Making) -> str | None:
 
 def standing_preferences(making: Making) -> str | None:
     """The side's preferences, in its standing orders or its orders: a casualty's tiers choose
-    among cards of one hidden zone, and the deck's only at a set-up, whose supply the table sees."""
+    among cards of one hidden zone, the deck's act at a set-up. Not when a scenario ends: then the
+    casualty pile decides the losses, and the deck what is left in the supply, which all may see."""
     orders = making.exchange.standing.get(making.side) or making.orders
-    if orders is None or making.exchange.state["phase"] == "bid":
+    if orders is None or making.exchange.state["phase"] == "bid" or making.flow.set_up:
         return None
-    parts = ["casualty_preference"] + ([] if making.flow.set_up else ["draw_deck_preference"])
-    part = making.rng.choice(parts)
+    part = making.rng.choice(["casualty_preference", "draw_deck_preference"])
     wanted = making.rng.sample(TIERS, k=3) if making.rng.random() < 0.7 else None
     if wanted == orders.get(part):
         return None
