@@ -5,11 +5,9 @@ or public event ever names a card the other side holds hidden."""
 from __future__ import annotations
 
 import json
-import random
 import re
 
 import pytest
-import yaml
 
 from pbem.core.dice import DiceStream
 from pbem.core.events import EventLog
@@ -17,9 +15,7 @@ from pbem.core.schemas import validate
 from pbem.core.yamlio import dump_yaml, parse_document
 from pbem.rulesets.undaunted import Undaunted
 from pbem.rulesets.undaunted.content import SIDES, other_side
-from undaunted_players import bid_orders, random_orders, steady_orders
-
-RULESET = Undaunted()
+from undaunted_play import RULESET, documents, play
 HIDDEN_ZONES = ("hand", "deck", "discard", "casualties")
 CARD_ID = re.compile(r"\b[SN]-[PZVR]-\d{3}\b")
 SHOWN = ("card_played", "fog_set_aside", "card_returned", "bolstered", "action_of_card")
@@ -30,10 +26,6 @@ def _shown(events: list[dict]) -> set[str]:
     """Cards the exchange showed on the table: played, bid, set aside, taken from the supply."""
     cards = {e["card"] for e in events if e["type"] in SHOWN}
     return cards | {b["card"] for e in events if e["type"] == "bids_revealed" for b in e["bids"].values() if b["card"]}
-
-
-def _doc(data: dict) -> object:
-    return parse_document(yaml.safe_dump(data, sort_keys=False), "orders.yaml")
 
 
 def _hidden(state: dict, side: str) -> set[str]:
@@ -50,48 +42,17 @@ def _check_bookkeeping(state: dict) -> None:
     assert not validate("state", parse_document(dump_yaml(state), "state.yaml"), RULESET.schema_package)
 
 
-def play(seed: int, exchanges: int, steady: bool) -> list[dict]:
-    """Play a game; returns every (state before, events, state after)."""
-    rng = random.Random(seed)
-    hidden_key = f"{seed:064x}"
-    state = RULESET.opening_state("random", {}, DiceStream(hidden_key, "opening"))
-    state["dice"] = {"commitment": "0" * 64, "turn": 1}
-    played = []
-    for turn in range(1, exchanges + 1):
-        awaited = RULESET.awaiting(state)
-        if not awaited:
-            break
-        submissions = {}
-        for side in awaited:
-            view = RULESET.view(state, side)
-            if state["phase"] == "bid":
-                orders = bid_orders(RULESET.pack, view, side, rng)
-            else:
-                orders = steady_orders(RULESET.pack, view, side) if steady else \
-                    random_orders(RULESET.pack, view, side, rng)
-            submissions[side] = _doc(orders)
-        problems = RULESET.check_orders(state, submissions, {})
-        assert not problems, "\n".join(map(str, problems))
-        log = EventLog()
-        after = RULESET.resolve(state, submissions, {}, DiceStream(hidden_key, f"dice{turn}"), log,
-                                DiceStream(hidden_key, f"hidden{turn}"))
-        after["dice"] = state["dice"]
-        _check_bookkeeping(after)
-        played.append({"before": state, "events": log.events, "after": after})
-        state = after
-    return played
-
-
 @pytest.mark.parametrize("seed", range(12))
 def test_random_games_keep_the_books_and_the_secrets(seed: int) -> None:
-    for step in play(seed, 60, steady=False):
-        before, after = step["before"], step["after"]
+    for step in play(seed, 60, steady=0):
+        before, after = step.exchange.state, step.after
+        _check_bookkeeping(after)
         for side in SIDES:
             enemy = other_side(side)
-            secret = (_hidden(before, enemy) & _hidden(after, enemy)) - _shown(step["events"])
+            secret = (_hidden(before, enemy) & _hidden(after, enemy)) - _shown(step.events)
             seen = json.dumps(RULESET.view(after, side))
             assert not secret & set(CARD_ID.findall(seen)), f"{side}'s view names a hidden {enemy} card"
-            for event in step["events"]:
+            for event in step.events:
                 if "to" in event and side not in event["to"]:
                     continue
                 named = set(CARD_ID.findall(json.dumps(event)))
@@ -100,8 +61,10 @@ def test_random_games_keep_the_books_and_the_secrets(seed: int) -> None:
 
 @pytest.mark.parametrize("seed", range(4))
 def test_steady_players_finish_a_scenario(seed: int) -> None:
-    steps = play(seed, 200, steady=True)
-    assert any(e["type"] == "scenario_won" for step in steps for e in step["events"])
+    steps = list(play(seed, 200, steady=1))
+    for step in steps:
+        _check_bookkeeping(step.after)
+    assert any(e["type"] == "scenario_won" for step in steps for e in step.events)
 
 
 def test_a_state_naming_what_the_pack_lacks_is_refused() -> None:
@@ -131,15 +94,15 @@ def test_a_story_merges_two_squads_into_one_token() -> None:
         story.scenario, story.unlock, story.replace, {"soviet": ["A", "B"]})})
     state = ruleset.opening_state("merge", {}, DiceStream("00" * 32, "opening"))
     state["dice"] = {"commitment": "0" * 64, "turn": 1}
-    bids = {side: _doc({"side": side, "bid": state["sides"][side]["hand"][0]}) for side in SIDES}
+    bids = documents({side: {"side": side, "bid": state["sides"][side]["hand"][0]} for side in SIDES})
     state = ruleset.resolve(state, bids, {}, DiceStream("00" * 32, "d"), EventLog(), DiceStream("00" * 32, "h"))
     loser = other_side("soviet")
     if state["next_power"] != loser:  # let the Soviets end their turn so that the Germans may withdraw
-        state = ruleset.resolve(state, {"soviet": _doc({"side": "soviet"})}, {}, DiceStream("00" * 32, "d2"),
+        state = ruleset.resolve(state, documents({"soviet": {"side": "soviet"}}), {}, DiceStream("00" * 32, "d2"),
                                 EventLog(), DiceStream("00" * 32, "h2"))
     log = EventLog()
-    state = ruleset.resolve(state, {loser: _doc({"side": loser, "withdraw": True})}, {}, DiceStream("00" * 32, "d3"),
-                            log, DiceStream("00" * 32, "h3"))
+    state = ruleset.resolve(state, documents({loser: {"side": loser, "withdraw": True}}), {},
+                            DiceStream("00" * 32, "d3"), log, DiceStream("00" * 32, "h3"))
     assert state["campaign"]["merged"]["soviet"] == [["A", "B"]]
     assert "RIF-B" not in state["units"]["soviet"] and "RIF-A" in state["units"]["soviet"]
     pack = ruleset.pack_for(state)

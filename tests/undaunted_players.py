@@ -1,7 +1,7 @@
 """Players for whole Undaunted: Stalingrad games in tests and for the example: each looks at its own
 side's view of the state and writes orders as a player would send them. `random_orders` tries
 anything the orders format allows (to shake the engine); `steady_orders` plays towards the
-objectives (to finish a scenario)."""
+objectives (to finish a scenario); `standing_orders` are a side's decisions in the other's turn."""
 
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ from pbem.rulesets.undaunted.board import Board
 from pbem.rulesets.undaunted.content import COMBAT, Pack, other_side
 from pbem.rulesets.undaunted.orders import recon_performed
 
+TIERS = ("reservist", "regular", "upgraded")
+
 
 def bid_orders(pack: Pack, view: dict[str, Any], side: str, rng: random.Random) -> dict[str, Any]:
     hand = view["sides"][side]["hand"]
@@ -21,8 +23,10 @@ def bid_orders(pack: Pack, view: dict[str, Any], side: str, rng: random.Random) 
     return {"side": side, "bid": rng.choice(sorted(hand))}
 
 
-def _params(pack: Pack, board: Board, view: dict[str, Any], side: str, card_id: str, action: str,
-            rng: random.Random) -> dict[str, Any] | None:
+def action_params(pack: Pack, board: Board, view: dict[str, Any], side: str, card_id: str, action: str,
+                  rng: random.Random) -> dict[str, Any] | None:
+    """The parameters of one action of a card, anything the orders format allows; None when the
+    action has nothing to aim at."""
     enemy = other_side(side)
     card = pack.cards[card_id]
     mine = view["units"][side].get(card.unit or "")
@@ -109,7 +113,7 @@ def random_orders(pack: Pack, view: dict[str, Any], side: str, rng: random.Rando
             plays.append({"card": card_id, "use": "ready"})
         elif card.actions:
             action = rng.choice(card.actions).action
-            params = _params(pack, board, view, side, card_id, action, rng)
+            params = action_params(pack, board, view, side, card_id, action, rng)
             play = {"card": card_id, "action": action} | (params or {})
             recon = recon_performed(play)
             if params is None or recon == "recon" and not fogs:
@@ -174,3 +178,17 @@ def steady_orders(pack: Pack, view: dict[str, Any], side: str) -> dict[str, Any]
                       and (squad is None or pack.cards[c].squad == squad)]
             plays.append({"card": card_id, "action": "bolster", "cards": wanted[:2]})
     return {"side": side, "plays": plays}
+
+
+def standing_orders(pack: Pack, view: dict[str, Any], side: str, rng: random.Random) -> dict[str, Any]:
+    """Standing orders as a player might leave them: each part or none, its tiers in any order, and
+    mines that push towards tiles near the enemy or anywhere."""
+    board = Board(pack.layouts[pack.scenarios[view["scenario"]].layout])
+    orders: dict[str, Any] = {"side": side}
+    for part in ("casualty_preference", "draw_deck_preference"):
+        if rng.random() < 0.6:
+            orders[part] = rng.sample(TIERS, k=3)
+    if rng.random() < 0.7:
+        near = sorted({t for u in view["units"][other_side(side)].values() for t in board.neighbours[u["tile"]]})
+        orders["mine_push"] = rng.sample(near or board.tiles, k=min(len(near or board.tiles), rng.randint(1, 3)))
+    return orders

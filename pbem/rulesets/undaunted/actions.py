@@ -16,7 +16,7 @@ from pbem.rulesets.undaunted.board import edge
 from pbem.rulesets.undaunted.campaign import remove_from_campaign
 from pbem.rulesets.undaunted.content import COMBAT, Action, action_name, other_side
 from pbem.rulesets.undaunted.orders import recon_performed
-from pbem.rulesets.undaunted.play import MINES_PER_UNIT, SMOKE_PER_UNIT, ActionEnds, Turn
+from pbem.rulesets.undaunted.play import HIDDEN_ZONES, MINES_PER_UNIT, SMOKE_PER_UNIT, ActionEnds, Turn
 
 
 class Refused(Exception):
@@ -337,12 +337,21 @@ def exertion(turn: Turn, side: str, card_id: str, action: Action, params: dict[s
 
 
 def recon(turn: Turn, side: str, card_id: str, action: Action, params: dict[str, Any]) -> None:
-    """Set aside a Fog of War from the hand and draw a card (seed l.1386)."""
-    fog = next((c for c in turn.zones(side)["hand"] if turn.card(c).kind == "fog_of_war"), None)
+    """Set aside a Fog of War from the hand and draw a card (seed l.1386). Fog of War cards are all
+    alike, but everyone sees the id of the one set aside: it is the lowest of those the side holds
+    face down (which ids these are, everyone can tell from the supply and the cards set aside), a
+    Fog of War of the hand changing places with it, so that the id tells nothing of the hand."""
+    zones = turn.zones(side)
+    fog = next((c for c in zones["hand"] if turn.card(c).kind == "fog_of_war"), None)
     if fog is None:
         raise Refused("no Fog of War card in the hand")
-    turn.move_card(side, fog, "hand", "set_aside")
-    turn.log.add("fog_set_aside", side=side, card=fog)
+    alike = min(c for zone in HIDDEN_ZONES for c in zones[zone] if turn.card(c).kind == "fog_of_war")
+    holder = next(zone for zone in HIDDEN_ZONES if alike in zones[zone])
+    if holder != "hand":
+        zones[holder][zones[holder].index(alike)] = fog
+        zones["hand"][zones["hand"].index(fog)] = alike
+    turn.move_card(side, alike, "hand", "set_aside")
+    turn.log.add("fog_set_aside", side=side, card=alike)
     turn.draw(side, 1, "Recon")
 
 
