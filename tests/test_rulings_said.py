@@ -52,37 +52,25 @@ def _names(events: list[dict], problems: list, names: set[str]) -> set[str]:
     return said | {n for n in names if f"ruling {n}" in text or f"option {n}" in text}
 
 
-def _axis_allies(ruleset_id: str, names: set[str]) -> set[str]:
-    said = set()
-    for path in test_turn_catalogue.CASES:
-        if path.parents[1].name == ruleset_id:
-            _, problems, _, log, _ = test_turn_catalogue.play_case(path)
-            said |= _names(log.events, problems, names)
-    return said
+def _played(ruleset_id: str) -> list[tuple[list, list[dict]]]:
+    """The problems and events of every catalogue case of a game."""
+    def case(path: Path) -> dict:
+        return yaml.safe_load(path.read_text(encoding="utf-8"))
 
-
-def _qmg(names: set[str]) -> set[str]:
-    said = set()
-    for path in test_qmg_catalogue.CASES:
-        _, _, problems, log, _ = test_qmg_catalogue._play(yaml.safe_load(path.read_text(encoding="utf-8")))
-        said |= _names(log.events, problems, names)
-    return said
-
-
-def _undaunted(names: set[str]) -> set[str]:
-    said = set()
-    for path in test_undaunted_catalogue.CASES:
-        _, problems, _, _, log = test_undaunted_catalogue._play(yaml.safe_load(path.read_text(encoding="utf-8")))
-        said |= _names(log.events, problems, names)
-    return said
+    if ruleset_id == "qmg":
+        return [(r[2], r[3].events) for r in (test_qmg_catalogue._play(case(p)) for p in test_qmg_catalogue.CASES)]
+    if ruleset_id == "undaunted-stalingrad":
+        return [(r[1], r[4].events) for r in (test_undaunted_catalogue._play(case(p))
+                                              for p in test_undaunted_catalogue.CASES)]
+    return [(r[1], r[3].events) for r in (test_turn_catalogue.play_case(p) for p in test_turn_catalogue.CASES
+                                          if p.parents[1].name == ruleset_id)]
 
 
 @cache
 def said_in(ruleset_id: str) -> frozenset[str]:
     ruleset = get_ruleset(ruleset_id)
     names = {o.name for o in (*ruleset.options(), *ruleset.rulings())}
-    said = {"qmg": _qmg, "undaunted-stalingrad": _undaunted}.get(ruleset_id, lambda n: _axis_allies(ruleset_id, n))(
-        names)
+    said = {name for problems, events in _played(ruleset_id) for name in _names(events, problems, names)}
     for events in (EXAMPLES / ruleset_id).glob("*/events.jsonl"):
         said |= _names([json.loads(line) for line in events.read_text(encoding="utf-8").splitlines()], [], names)
     return frozenset(said)
