@@ -13,6 +13,7 @@ import dataclasses
 from typing import Any
 
 from pbem.core.errors import Problem
+from pbem.core.folder import STATE_FILE
 from pbem.core.ruleset import Ruleset
 from pbem.core.yamlio import Document, dump_yaml
 
@@ -60,6 +61,6 @@ def position_files(ruleset: Ruleset, state: dict[str, Any], roles: list[str]) ->
     """What a player of `roles` is sent of the position to check orders on: each role's view, or
     the state itself in a game without secrets."""
     if not ruleset.hidden_information:
-        return {"state.yaml": dump_yaml(state).encode("utf-8")}
+        return {STATE_FILE: dump_yaml(state).encode("utf-8")}
     views = view_files(ruleset, state)
     return {view_name(role): views[view_name(role)] for role in roles}
