@@ -115,6 +115,12 @@ class Ruleset(ABC):
         player reads before a decision (a hand of cards); nothing in a game without secrets."""
         return []
 
+    def order_items(self, orders: dict[str, Any]) -> list[str]:
+        """The field of every item of a turn's orders file (``purchase``, ``combat_move[2]``, ``plays[0]``):
+        each must end in an event that names it in its ``order`` field and says what became of it
+        (carried out, partly, or not and why), so no order is ever dropped without a word."""
+        raise NotImplementedError(f"{self.id} does not say which items its orders hold")
+
     @abstractmethod
     def check_state(self, state: Document) -> list[Problem]:
         """Problems with a state file beyond its schema (unknown spaces or units, ...)."""
