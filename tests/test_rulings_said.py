@@ -88,3 +88,18 @@ def test_every_ruling_is_said_where_it_decides(ruleset_id: str) -> None:
     unlisted = said_in(ruleset_id) - names
     assert unlisted == NOT_YET_LISTED[ruleset_id], "rulings said but not listed by `pbem options`: " + \
         ", ".join(sorted(unlisted ^ NOT_YET_LISTED[ruleset_id]))
+
+
+RULES_DOCS = {"aa-revised": ("aa-revised-rules.md",), "aa-europe": ("aa-europe-rules.md", "aa-revised-rules.md"),
+              "qmg": ("qmg-rules.md",), "undaunted-stalingrad": ("undaunted-rules.md",)}
+"""Where each game's rulings are written down with what decides them: Europe keeps the readings it
+shares with Revised in Revised's page."""
+
+
+@pytest.mark.parametrize("ruleset_id", sorted(RULES_DOCS))
+def test_every_ruling_is_written_down(ruleset_id: str) -> None:
+    ruleset = get_ruleset(ruleset_id)
+    docs = " ".join((Path(__file__).resolve().parent.parent / "docs" / name).read_text(encoding="utf-8")
+                    for name in RULES_DOCS[ruleset_id])
+    unwritten = sorted(o.name for o in (*ruleset.options(), *ruleset.rulings()) if f"`{o.name}`" not in docs)
+    assert not unwritten, f"docs/{RULES_DOCS[ruleset_id][0]} has no row for: " + ", ".join(unwritten)
