@@ -73,6 +73,7 @@ class Turn:
     outcomes: dict[str, Outcome] = field(default_factory=dict)
     pickups: dict[int, str] = field(default_factory=dict)  # fighter id -> start zone of its carrier
     unit_moves: dict[int, Move] = field(default_factory=dict)  # unit id -> its combat move
+    refused: list[Move] = field(default_factory=list)  # moves refused or skipped, for knock-on messages
     # (phase, space, type) -> (arrivals in the space, {movement left: unit_choice.PickQueue})
     pick_queues: dict[tuple[str, str, str], tuple[int, dict[int, Any]]] = field(default_factory=dict)
     # (phase, space, type) -> (how many units the phase's moves had taken when counted, those taken from the space)

@@ -215,6 +215,7 @@ def _launch(turn: Turn, moves: list[Move]) -> None:
 
 
 def _report(turn: Turn, move: Move, errors: list, phase: str, reason: str | None = None) -> None:
+    turn.refused.append(move)
     if turn.checking:
         for where, message, allowed in errors:
             turn.problem(where, message, allowed)

@@ -109,6 +109,11 @@ def _none_here(turn: Turn, move: Move, utype: str, phase: str) -> str:
     if went and phase == "noncombat":
         return (f"your {utype} that began in {move.frm} moved in the combat move: units that moved or fought stay "
                 "where their battle leaves them in the noncombat move, a retreat included")
+    bringing = next((m for m in turn.refused if m.to == move.frm and utype in m.units
+                     or m.unload == move.frm and any(utype in load.units for load in m.load)), None)
+    if bringing is not None:
+        return (f"you have no {utype} in {move.frm}: {field_name(bringing.where)}, which would have brought them, "
+                "was not carried out")
     return f"you have no {utype} in {move.frm}"
 
 
