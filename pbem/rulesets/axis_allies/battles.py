@@ -15,6 +15,8 @@ the noncombat moves can be checked against the position the attacker hopes for.
 
 from __future__ import annotations
 
+from pbem.core.yamlio import field_name
+
 from pbem.rulesets.axis_allies.capture import take_territory
 from pbem.rulesets.axis_allies.combat_link import run_battle, run_raid, run_rocket
 from pbem.rulesets.axis_allies.context import NEVER_CASUALTIES, Assault, Battle, Outcome, Turn
@@ -70,14 +72,16 @@ def conduct_combat(turn: Turn) -> None:
 def _check_battle_decisions(turn: Turn) -> None:
     for space, d in turn.orders.battles.items():
         if space not in turn.battle_spaces and not any(a.zone == space for a in turn.assaults):
-            turn.problem(d.where, f"you make no attack on {space}", ", ".join(turn.battle_spaces) or "none")
+            turn.problem(d.where, f"you make no attack on {space}{_refused_into(turn, space)}",
+                         ", ".join(turn.battle_spaces) or "none")
             continue
         if d.retreat is not None:
             options = retreat_options(turn, space)
             if only_aircraft_leave(turn, space):
                 if d.retreat.to is not None:
                     turn.problem(d.where + ("retreat", "to"), f"only aircraft can retreat from {space}; they "
-                                 "fly to a landing place in the noncombat move", "no `to`")
+                                 f"fly to a landing place in the noncombat move{_refused_into(turn, space)}",
+                                 "no `to`")
             elif d.retreat.to is None:
                 turn.problem(d.where + ("retreat",), f"say where the attackers in {space} retreat to",
                              "`to:` " + (" or ".join(options) or "none: they cannot retreat"))
@@ -87,6 +91,13 @@ def _check_battle_decisions(turn: Turn) -> None:
                              f"came from{held_clause(turn)}", ", ".join(options) or "none")
         if d.cancel_landing and not any(a.target == space for a in turn.assaults):
             turn.problem(d.where + ("cancel_landing",), f"there is no amphibious assault on {space}")
+
+
+def _refused_into(turn: Turn, space: str) -> str:
+    """For a battle decision that an earlier refused move left without its object: which moves."""
+    refused = [field_name(m.where) for m in turn.refused if space in (m.to, m.unload)]
+    return f" ({', '.join(refused)}, which would have gone there, {'was' if len(refused) == 1 else 'were'} " \
+        "not carried out)" if refused else ""
 
 
 # --- one battle --------------------------------------------------------------------------------
