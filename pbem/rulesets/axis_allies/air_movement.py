@@ -76,9 +76,11 @@ def check_air(turn: Turn, plan: MovePlan, air: list[Unit], phase: str, with_ship
             if not (turn.friendly_at_start(dest) and turn.friendly_territory_now(dest)):
                 why = ("it was taken this turn" if dest in turn.captured or turn.friendly_territory_now(dest)
                        else "it is hostile")
+                if dest in turn.liberated:
+                    why += ", freed for its owner, which counts as taking it" + turn.cite("liberated_landing", "l.789")
                 errors.append((move.where + ("path", len(move.path) - 1),
-                               f"aircraft may not land in {dest}: {why} (they land only where their side "
-                               "was at the start of the turn)", None))
+                               f"aircraft may not land in {dest}: {why}; they land only where their side "
+                               "was at the start of the turn", None))
                 return
         elif u.type != "fighter":
             errors.append((move.where + ("path", len(move.path) - 1), f"{a(u.type)} cannot land at sea", None))

@@ -73,6 +73,7 @@ class Factory:
     territory: str
     limit: int
     used: int = 0
+    ships: int = 0  # of those used, the units placed at sea next to it (ruling placement_limit)
     zones: list[str] = field(default_factory=list)
     rulings: tuple[str, ...] = ()  # the rulings that set its limit, logged once it places something
 
@@ -250,7 +251,11 @@ def _place_on_land(turn: Turn, p: Placement, factories: dict[str, Factory], new_
     factory = factories.get(p.at)
     if factory is None:
         if p.at in new_complexes:
-            why = "a complex placed this turn produces from your next turn"
+            why = "a complex placed this turn produces from your next turn" + turn.cite("new_complex")
+        elif turn.pos.control.get(p.at) == turn.power != turn.start_control.get(p.at) and turn.pos.units_in(
+                p.at, type="industrial_complex"):
+            why = ("it has no complex you have held since the start of the turn: one taken this turn produces from "
+                   "your next turn" + turn.cite("new_complex"))
         elif (turn.start_control.get(p.at) == turn.power and turn.pos.units_in(p.at, type="industrial_complex")
               and _allys_complex_barred(turn, p.at)):
             original = b.territories[p.at].original_owner
@@ -262,8 +267,11 @@ def _place_on_land(turn: Turn, p: Placement, factories: dict[str, Factory], new_
         return
     count = sum(units.values())
     if count > factory.room:
+        ships = (f"; the {factory.ships} placed at sea next to it count{'s' if factory.ships == 1 else ''}"
+                 + turn.cite("placement_limit"))
         _bad(turn, p, ("units",), f"the complex in {p.at} may mobilize {factory.limit} units a turn (its IPC value); "
-                                  f"{factory.used} already placed there, {count} more asked", f"{factory.room} or fewer")
+                                  f"{factory.used} already placed there, {count} more asked"
+                                  + (ships if factory.ships else ""), f"{factory.room} or fewer")
         return
     factory.used += count
     for name in factory.rulings:
@@ -305,21 +313,21 @@ def _place_at_sea(turn: Turn, p: Placement, factories: dict[str, Factory],
                          f"{p.at} borders several complexes ({', '.join(f.territory for f in near)}) and `via` was not given")
     count = sum(units.values())
     if count > factory.room:
-        turn.ruling("placement_limit")
         _bad(turn, p, ("units",), f"the complex in {factory.territory} may mobilize {factory.limit} units a turn; "
-                                  f"{factory.used} already placed there, {count} more asked", f"{factory.room} or fewer")
+                                  f"{factory.used} already placed there, {count} more asked; ships placed next to it "
+                                  "count" + turn.cite("placement_limit"), f"{factory.room} or fewer")
         return
     factory.used += count
+    factory.ships += count
     for name in factory.rulings:
         turn.ruling(name)
     if units.get("fighter") or (p.aboard or 0):
         turn.ruling("placement_limit")
     new_fighters = units.get("fighter", 0)
     if (new_fighters or p.aboard) and not turn.edition.rules.fighters_on_new_carriers:
-        turn.ruling("new_fighters_on_carriers")
         _bad(turn, p, ("units", "fighter") if new_fighters else ("aboard",),
-             f"in {turn.edition.name} new fighters do not enter play aboard carriers (l.809): place them in a "
-             "territory with a complex")
+             f"in {turn.edition.name} new fighters do not enter play aboard carriers, not even new ones"
+             + turn.cite("new_fighters_on_carriers", "l.809") + ": place them in a territory with a complex")
         return
     aboard = p.aboard if p.aboard is not None else new_fighters
     if aboard < new_fighters:

@@ -120,21 +120,19 @@ def _check_sea_noncombat(turn: Turn, plan: MovePlan, sea: list[Unit], errors: li
     for i, space in enumerate(move.path):
         last = i == len(move.path) - 1
         if enemy_convoy(turn, space):
-            turn.ruling("noncombat_sea_hostile")
             errors.append((move.where + ("path", i), f"{space} is a convoy centre held by the enemy: no ship enters "
-                                                     "it in the noncombat move (l.787)", None))
+                                                     "it in the noncombat move, only in the combat move to take it"
+                                                     + turn.cite("noncombat_sea_hostile", "l.787"), None))
             return
         if turn.hostile_zone_now(space):
             if turn.pos.units_in(space, owner=turn.power):
                 turn.ruling("hostile_sea_zone")
             subs_pass = turn.edition.rules.noncombat_submarines_pass
-            if not subs_pass:
-                turn.ruling("noncombat_sea_hostile")
             if last or not all(u.type == "submarine" for u in sea) or not subs_pass:
+                who = (" (submarines may pass, not stop)" if subs_pass else
+                       ", submarines too" + turn.cite("noncombat_sea_hostile", "l.787"))
                 errors.append((move.where + ("path", i), f"{space} holds enemy units: in the noncombat move ships "
-                                                         "sail only through friendly sea zones "
-                                                         + ("(submarines may pass, not stop)" if subs_pass else
-                                                            "(submarines too, l.787)"), None))
+                                                         f"sail only through friendly sea zones{who}", None))
                 return
             if any(u.type == "destroyer" for u in turn.pos.enemy_units_in(space, turn.power)):
                 errors.append((move.where + ("path", i), f"submarines must stop in {space}: an enemy destroyer is "

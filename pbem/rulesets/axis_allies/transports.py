@@ -37,12 +37,12 @@ def check_cargo_ashore(turn: Turn, plan: MovePlan, land: list[Unit], phase: str,
             return
         if t.owner == turn.power and phase == "noncombat" and t.fought and (t.retreated or t.loaded):
             errors.append((move.where + ("from",), "a transport that fought may load or unload, not both, "
-                                                   "and not after retreating", None))
+                                                   "and not after retreating"
+                           + (turn.cite("load_fight_unload") if t.loaded else ""), None))
             return
     hostile_zone = turn.enemy_at_start(move.frm) if phase == "combat" else turn.hostile_zone_now(move.frm)
     if hostile_zone:
-        turn.ruling("transport_hostile_zone")
-        errors.append((move.where + ("from",), f"no unloading in {move.frm}: enemy units are there", None))
+        errors.append((move.where + ("from",), _hostile_zone(turn, "unloading", move.frm), None))
         return
     if phase == "combat":
         if not turn.hostile_at_start(target):
@@ -74,8 +74,7 @@ def check_boarding(turn: Turn, plan: MovePlan, land: list[Unit], phase: str, err
         return
     zone = move.path[0]
     if turn.hostile_zone_now(zone):
-        turn.ruling("transport_hostile_zone")
-        errors.append((move.where + ("path", 0), f"no loading in {zone}: enemy units are there", None))
+        errors.append((move.where + ("path", 0), _hostile_zone(turn, "loading", zone), None))
         return
     transports = [t for t in turn.pos.units_in(zone, type="transport") if turn.board.friendly(t.owner, turn.power)
                   and not (t.owner == turn.power and ((t.moved and not t.fought) or t.unloaded
@@ -126,7 +125,8 @@ def check_loads(turn: Turn, plan: MovePlan, transports: list[Unit], phase: str, 
             return
         if phase == "noncombat" and t.fought and (move.path or move.unload):
             errors.append((move.where + ("load",), "a transport that fought may load or unload, not both, "
-                                                   "and without moving", None))
+                                                   "and without moving"
+                           + (turn.cite("load_fight_unload") if move.unload else ""), None))
             return
     for load in move.load:
         where = load.where
@@ -144,8 +144,7 @@ def check_loads(turn: Turn, plan: MovePlan, transports: list[Unit], phase: str, 
             continue
         hostile = turn.enemy_at_start(at) if phase == "combat" else turn.hostile_zone_now(at)
         if hostile:
-            turn.ruling("transport_hostile_zone")
-            errors.append((where + ("at",) if load.at else where, f"no loading in {at}: enemy units are there", None))
+            errors.append((where + ("at",) if load.at else where, _hostile_zone(turn, "loading", at), None))
             continue
         for utype, n in load.units.items():
             if turn.table.cls(utype) != "land" or turn.table[utype].transport_size is None:
@@ -194,8 +193,9 @@ def check_unload(turn: Turn, plan: MovePlan, transports: list[Unit], phase: str,
             errors.append((where, "this transport already unloaded this turn", None))
             return
         if phase == "noncombat" and t.fought and (t.retreated or t.loaded or move.path or plan.loads):
+            both = turn.cite("load_fight_unload") if t.loaded or plan.loads else ""
             errors.append((where, "a transport that fought may load or unload in place, not both, and not after "
-                                  "retreating", None))
+                                  "retreating" + both, None))
             return
     cargo = [u for t in transports for u in turn.pos.cargo_of(t) if u.owner == turn.power]
     cargo += [u for u, _ in plan.loads]
@@ -228,8 +228,7 @@ def check_unload(turn: Turn, plan: MovePlan, transports: list[Unit], phase: str,
                                   "amphibious assault (combat move)", None))
             return
         if turn.hostile_zone_now(move.to):
-            turn.ruling("transport_hostile_zone")
-            errors.append((where, f"no unloading in {move.to}: enemy units are there", None))
+            errors.append((where, _hostile_zone(turn, "unloading", move.to), None))
             return
     plan.unload_units = cargo
 
@@ -248,3 +247,10 @@ def _named_cargo(turn: Turn, cargo: list[Unit], wanted: dict[str, int], where: F
             return None
         chosen += aboard[:n]
     return chosen
+
+
+def _hostile_zone(turn: Turn, what: str, zone: str) -> str:
+    """Why no transport loads or unloads in a sea zone with enemy units (it may sail out and do so in
+    a friendly or empty one)."""
+    return (f"no {what} in {zone}: enemy units are there; transports load and unload only in a sea zone "
+            "without enemy units" + turn.cite("transport_hostile_zone"))
