@@ -194,6 +194,9 @@ def _land_cargo(turn: Turn, territory: str, assaults: list[Assault]) -> list[Ass
             turn.event("move_skipped", phase="combat", power=turn.power, units=turn.counts(cargo),
                        **{"from": a.zone}, to=territory, reason="landing cancelled by the attacker's orders")
             continue
+        if (any(u.loaded for u in cargo) and any(turn.pos.units[t].fought for t in a.transports if t in turn.pos.units)
+                and turn.edition.has_option("load_fight_unload")):
+            turn.ruling("load_fight_unload")  # loaded, fought its sea battle, now unloads (Europe l.681-687)
         for u in cargo:
             u.aboard = None
             u.space = territory
