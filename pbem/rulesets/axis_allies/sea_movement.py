@@ -105,7 +105,7 @@ def _check_sea_noncombat(turn: Turn, plan: MovePlan, sea: list[Unit], errors: li
             if not move.path or not _is_pickup(turn, u, move.to):
                 errors.append((move.where + ("units", u.type), "a carrier that fought moves in the noncombat "
                                                                "move only to pick up a fighter declared in the "
-                                                               "combat move", None))
+                                                               "combat move" + turn.cite("carrier_pickup"), None))
                 return
             turn.ruling("carrier_pickup")
         elif u.used:
