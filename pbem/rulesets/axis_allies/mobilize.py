@@ -314,8 +314,8 @@ def _place_at_sea(turn: Turn, p: Placement, factories: dict[str, Factory],
     count = sum(units.values())
     if count > factory.room:
         _bad(turn, p, ("units",), f"the complex in {factory.territory} may mobilize {factory.limit} units a turn; "
-                                  f"{factory.used} already placed there, {count} more asked; ships placed next to it "
-                                  "count" + turn.cite("placement_limit"), f"{factory.room} or fewer")
+                                  f"{factory.used} already placed there, {count} more asked; units placed at sea next "
+                                  "to it count" + turn.cite("placement_limit"), f"{factory.room} or fewer")
         return
     factory.used += count
     factory.ships += count
