@@ -228,10 +228,12 @@ class Turn:
         kind = target["kind"]
         tile = target["tile"]
         version = self.tile(tile)
-        if kind == "building":
-            return {"durability": version.durability}
-        if kind == "tunnel":
-            return {"tunnel": TUNNEL_DEFENCE}
+        if kind in ("building", "tunnel"):
+            # a structure's base defence, plus range like any target (l.1441-1451): it has no cover to lose
+            parts = {"durability": version.durability} if kind == "building" else {"tunnel": TUNNEL_DEFENCE}
+            if action != "bombard" and attacker_tile is not None:
+                parts["range"] = self.board.distance(attacker_tile, tile)
+            return parts
         unit = self.unit(target["side"], target["unit"])
         parts = {"armour" if unit.tank else "base": unit.defence}
         if action == "mine":
