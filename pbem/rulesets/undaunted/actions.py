@@ -244,6 +244,7 @@ def _take_from_supply(turn: Turn, side: str, ref: str, squad: str | None, target
     if token and token["routed"]:
         token["routed"] = False
         turn.log.add("rout_cleared", side=side, unit=unit)
+        turn.check_end()  # a unit no longer routed may complete its side's objective (l.1565, l.1593)
 
 
 def bolster(turn: Turn, side: str, card_id: str, action: Action, params: dict[str, Any]) -> None:
