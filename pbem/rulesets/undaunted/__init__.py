@@ -54,8 +54,6 @@ RULINGS = (
     Option("mines", "every crossing", ("every crossing",),
            "A mine that does not hit stays and triggers again on every crossing; mines lie only on edges "
            "between two tiles; on one step a mine is resolved before a fire lane."),
-    Option("fire_lane_pushed", "lifted", ("lifted",),
-           "A machine-gun unit pushed by the enemy loses its fire lane as when it moves."),
     Option("suppress_routed", "no effect", ("no effect",), "Suppressing a routed unit has no effect."),
     Option("tank_push", "never impassable", ("never impassable",),
            "A routed tank is never pushed onto an impassable tile."),
@@ -73,6 +71,11 @@ RULINGS = (
            "Scenario #011's supply and draw deck, printed for the Soviets, apply to the Germans alike."),
     Option("command_card_fire", "no range bonus", ("no range bonus",),
            "A command card that fires from off the map has no tile to count the range from: no range bonus."),
+    Option("scout_suppressed_on_entry", "no marker", ("no marker",),
+           "A Scout suppressed by a fire lane on the tile it enters places no marker there and takes no Fog of "
+           "War: its action ends at once (seed l.1215)."),
+    Option("and_or_objectives", "one total", ("one total",),
+           "The amounts of an and/or objective (objectives and VP) count towards one total."),
 )
 
 
@@ -102,6 +105,14 @@ class Undaunted(Ruleset):
             raise ValueError("Undaunted: Stalingrad shuffles and deals from the game's hidden randomness")
         chosen = {o.name: o.value_in(options) for o in OPTIONS}
         return opening(self.pack, game, chosen, hidden)
+
+    def order_items(self, orders: dict[str, Any]) -> list[str]:
+        """A bids file's `bid`; a turn's `withdraw`, each of its `plays`, `await_report` and each
+        preference it gives."""
+        flags = [key for key in ("bid", "withdraw") if orders.get(key)]
+        plays = [f"plays[{i}]" for i in range(len(orders.get("plays") or []))]
+        rest = [key for key in ("await_report", "casualty_preference", "draw_deck_preference") if orders.get(key)]
+        return flags + plays + rest
 
     def awaiting(self, state: dict[str, Any]) -> tuple[str, ...]:
         return awaiting(state)

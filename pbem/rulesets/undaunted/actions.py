@@ -43,9 +43,11 @@ def find_card(turn: Turn, side: str, ref: str, zone: str) -> str | None:
     return next((c for c in cards if turn.card(c).label == ref), None)
 
 
-def play_card(turn: Turn, side: str, play: dict[str, Any]) -> str:
-    """Carry out one play of the orders: 'success' or 'failure' for a combat action, 'done', or
-    'skipped' (with a `play_failed` event saying why)."""
+def play_card(turn: Turn, side: str, play: dict[str, Any], order: str) -> str:
+    """Carry out one play of the orders (the item `order`): 'success' or 'failure' for a combat
+    action, 'done', or 'skipped' (with a `play_failed` event saying why). A play refused before its
+    card is shown keeps the card in the hand; one refused during its action has spent it: the card
+    stays in the play area."""
     card_id = find_card(turn, side, play["card"], "hand")
     try:
         if card_id is None:
@@ -77,14 +79,15 @@ def play_card(turn: Turn, side: str, play: dict[str, Any]) -> str:
         _deploy(turn, side, card_id, play)
         turn.move_card(side, card_id, "hand", "play_area")
         turn.log.add("card_played", side=side, card=card_id, name=card.label, use="action", action=action.label)
+        turn.check_end()  # a unit just deployed may complete its side's objective (l.1565)
     except Refused as why:
         # a card that was never played stays a secret of the hand: only its owner hears why
-        why.tell(turn, "play_failed", [side], side=side, card=play["card"])
+        why.tell(turn, "play_failed", [side], side=side, card=play["card"], order=order, kept="in the hand")
         return "skipped"
     try:
         return perform(turn, side, card_id, action, play)
     except Refused as why:
-        why.tell(turn, "action_failed", side=side, card=card_id, action=action.label)
+        why.tell(turn, "action_failed", side=side, card=card_id, action=action.label, spent="in the play area")
         return "failure"
     except ActionEnds as why:
         turn.log.add("action_ended", side=side, card=card_id, why=str(why))
@@ -140,6 +143,7 @@ def perform(turn: Turn, side: str, card_id: str, action: Action, params: dict[st
             _move(turn, side, _actor(turn, side, card_id), params["to"], "stealth move", need_marker=False)
         return result
     if name == "sally":
+        turn.ruling("sally_move", "Sally's Move 1 must be made; its combat action may not.")
         _move(turn, side, _actor(turn, side, card_id), params["to"], "sally", need_marker=True)
         return _card_combat(turn, side, card_id, params["combat"]) if params.get("combat") else "done"
     handler = SUPPORT_AND_MOVEMENT[name]
@@ -198,7 +202,13 @@ def scout(turn: Turn, side: str, card_id: str, action: Action, params: dict[str,
         raise Refused(f"the path has {len(path)} tiles; Scout {limit or action.value} allows no more")
     for to in path:
         _passable(turn, side, unit, turn.token(side, unit)["tile"], to)
-        turn.step(side, unit, to, "scout")
+        try:
+            turn.step(side, unit, to, "scout")
+        except ActionEnds:
+            if turn.token(side, unit)["tile"] == to and not turn.marker(side, to):
+                turn.ruling("scout_suppressed_on_entry", "A Scout suppressed by a fire lane on the tile it enters "
+                            "places no marker there and takes no Fog of War: its action ends at once (l.1215).")
+            raise
         if not turn.marker(side, to):
             turn.state["markers"][side][to] = "scouted"
             turn.log.add("marker_placed", side=side, tile=to, face="scouted")
@@ -264,6 +274,8 @@ def follow_me(turn: Turn, side: str, card_id: str, action: Action, params: dict[
     if "draw" not in params:
         turn.log.add("default_applied", side=side, what=f"Follow me! draws all {action.value}: the orders say "
                                                         "no fewer")
+    turn.ruling("follow_me", f"Follow me! {action.value} draws as many cards as the orders say, up to "
+                f"{action.value}.")
     turn.draw(side, min(count, action.value), "Follow me!")
 
 
@@ -304,7 +316,11 @@ def _perform_chosen(turn: Turn, side: str, chosen: str, params: dict[str, Any], 
                    and (upgraded_allowed or not a.upgraded) and not a.unavailable), None)
     if action is None:
         raise Refused(f"{card.label} has no {action_name(perform_params['action'])} action that may be used so")
-    _ready_to_act(turn, side, chosen)
+    try:
+        _ready_to_act(turn, side, chosen)
+    except Refused as why:
+        raise Refused(str(why), ("inspire_ready_unit", "The unit of the card Inspire or Exertion chooses must be "
+                                 "ready.")) from None
     turn.log.add("action_of_card", side=side, card=chosen, name=card.label, action=action.label)
     return perform(turn, side, chosen, action, perform_params)
 
@@ -334,6 +350,9 @@ def exertion(turn: Turn, side: str, card_id: str, action: Action, params: dict[s
     except ActionEnds:  # a mine or fire lane stopped it: the unit still acted, and is spent
         turn.suppress(side, card.unit)
         raise
+    if card.unit in turn.state["fire_lanes"][side]:
+        turn.ruling("exertion_machine_gunner", "Exertion suppresses its unit, so a fire lane placed with it is "
+                    "lifted at once (correction 3).")
     turn.suppress(side, card.unit)
 
 
@@ -452,6 +471,7 @@ SUPPORT_AND_MOVEMENT = {
 # ---- combat --------------------------------------------------------------------------------------
 AREA = ("bombard", "grenades", "suppressive_fire")
 AGAINST_STRUCTURES = ("anti_tank", "demolition")
+STRUCTURES_VS_INFANTRY = "Anti-Tank and Demolition may target infantry only where the card prints an infantry value."
 
 
 def _targets(turn: Turn, side: str, action: Action, params: dict[str, Any]) -> list[dict[str, Any]]:
@@ -463,9 +483,12 @@ def _targets(turn: Turn, side: str, action: Action, params: dict[str, Any]) -> l
         tile = target
         found = []
         version = turn.tile(tile)
-        if name == "bombard" and not version.building and \
-                turn.state["options"].get("bombard_open_ground", "units") == "no effect":
-            return []
+        if name == "bombard" and not version.building:
+            reading = turn.state["options"].get("bombard_open_ground", "units")
+            turn.ruling("bombard_open_ground", f"Bombard on a tile without a building: {reading} (option "
+                        "bombard_open_ground; the seed's 'no effect on them', l.1071).")
+            if reading == "no effect":
+                return []
         if name == "bombard":
             if version.building:
                 found.append({"kind": "building", "tile": tile, "key": "building"})
@@ -499,9 +522,9 @@ def _targets(turn: Turn, side: str, action: Action, params: dict[str, Any]) -> l
         raise Refused(f"{action_name(name)} cannot target a tank")
     if not tank and name in AGAINST_STRUCTURES:
         if action.dice_against("infantry") is None:
-            raise Refused(f"{action_name(name)} cannot target infantry: the card prints no value against it")
-        turn.ruling("structures_vs_infantry", "Anti-Tank and Demolition may target infantry only where the card "
-                    "prints an infantry value.")
+            raise Refused(f"{action_name(name)} cannot target infantry: the card prints no value against it",
+                          ("structures_vs_infantry", STRUCTURES_VS_INFANTRY))
+        turn.ruling("structures_vs_infantry", STRUCTURES_VS_INFANTRY)
     return [{"kind": "unit", "side": enemy, "unit": target, "tile": token["tile"], "key": f"{enemy}:{target}"}]
 
 
@@ -524,7 +547,7 @@ def combat(turn: Turn, side: str, card_id: str, action: Action, params: dict[str
     any_success = False
     for target in targets:
         if attacker and action.action != "bombard":
-            reach = turn.board.distance(attacker["tile"], target["tile"])
+            reach = turn.range_to(attacker["tile"], target["tile"])
             if (action.range_max is not None and reach > action.range_max) or \
                     (action.range_min is not None and reach < action.range_min):
                 raise Refused(f"{turn.tile_id(target['tile'])} is out of range of {action.label}: range {reach}")

@@ -51,11 +51,12 @@ class Reader:
             return None
         return number
 
-    def own_unit(self, field: tuple, text: str) -> str | None:
+    def own_unit(self, field: tuple, text: str, rule: str = "") -> str | None:
+        """One of the side's units; `rule` names what refuses an enemy unit (a ruling)."""
         prefix, _, rest = text.partition("-")
         name = rest if prefix in ("S", "N") and rest else text
         if prefix in ("S", "N") and rest and {"S": "soviet", "N": "german"}[prefix] != self.side:
-            self.problem(field, f"{text} is not a unit of the {self.side} side")
+            self.problem(field, f"{text} is not a unit of the {self.side} side{rule}", f"a {self.side} unit")
             return None
         if name not in self.pack.units[self.side]:
             self.problem(field, f"{text!r} is not a {self.side} unit", _suggest(name, list(self.pack.units[self.side])))
@@ -220,7 +221,8 @@ def _read_params(reader: Reader, params: dict[str, Any], field: tuple, name: str
         elif key == "path":
             out[key] = [reader.tile(at + (i,), t) for i, t in enumerate(value)]
         elif key == "unit":
-            out[key] = reader.own_unit(at, value)
+            out[key] = reader.own_unit(at, value, " (ruling maneuver_own_units: Maneuver moves the side's own "
+                                       "units only)" if name == "maneuver" else "")
         elif key == "cards":
             out[key] = [reader.card(at + (i,), c) for i, c in enumerate(value)]
         elif key in ("take", "chosen"):

@@ -50,6 +50,8 @@ class Turn:
         self.ruled: set[tuple[str, tuple[str, ...]]] = set()
         """The rulings said this exchange, each with its audience (none: public)."""
         self.acting: str | None = state.get("next_power")
+        self.preferred = 0
+        """How often the acting side's casualty preference chose among versions of a card."""
         self.pushes: dict[str, str | None] = {}
         """The pushes the acting side's current play chose: unit to tile (None: no push)."""
 
@@ -134,6 +136,12 @@ class Turn:
         shown = {} if zone in HIDDEN_ZONES else {"zone": zone, "card": self.card(chosen).label}
         self.log.add(event, side=side, **fields, **shown, **{into: len(mine[into])})
         self.log.add("card_taken", to=[side], side=side, card=chosen, zone=zone, into=into)
+        if zone in HIDDEN_ZONES:
+            self.ruling("hidden_zones", "Which hidden zone a card is taken from, and which card, is told to its "
+                        "owner alone; the others hear the unit and the zones' sizes.", to=[side])
+        if zone == "discard":
+            self.ruling("discard_pile", "A discard pile's size is public; its cards are seen by their owner only.",
+                        to=[side])
         if zone == "deck":
             mine["deck"] = self.hidden.shuffle(mine["deck"])
             self.log.add("deck_shuffled", to=[side], side=side, why=f"{what} was taken from it")
@@ -148,6 +156,7 @@ class Turn:
         order = self.preference(side)
         chosen = min(matching, key=lambda c: (order.index(self.card(c).tier), c))
         tiers = {self.card(c).tier for c in matching}
+        self.preferred += len(tiers) > 1 and side == self.acting
         if len(tiers) > 1 and "casualty_preference" not in self.standing.get(side, {}):
             self.log.add("default_applied", to=[side], side=side,
                          what=f"{what}: {self.card(chosen).label} {chosen} ({self.card(chosen).tier}) by the "
@@ -174,8 +183,10 @@ class Turn:
         if kind == "total":
             counts = {"control_objectives": self.objective_total, "control_vp": self.vp_total}
             total = sum(counts[part](side) for part in arg["of"])
+            if total < arg["at_least"]:
+                return None
             self.ruling("and_or_objectives", "The amounts of an and/or objective count towards one total.")
-            return f"holds {total} of {arg['at_least']} in objectives and VP" if total >= arg["at_least"] else None
+            return f"holds {total} of {arg['at_least']} in objectives and VP"
         if kind == "rout_units":
             routed = [u for u, token in self.state["units"][enemy].items() if token["routed"]]
             if "units" in arg:
@@ -232,7 +243,7 @@ class Turn:
             # a structure's base defence, plus range like any target (l.1441-1451): it has no cover to lose
             parts = {"durability": version.durability} if kind == "building" else {"tunnel": TUNNEL_DEFENCE}
             if action != "bombard" and attacker_tile is not None:
-                parts["range"] = self.board.distance(attacker_tile, tile)
+                parts["range"] = self.range_to(attacker_tile, tile)
             return parts
         unit = self.unit(target["side"], target["unit"])
         parts = {"armour" if unit.tank else "base": unit.defence}
@@ -249,10 +260,18 @@ class Turn:
             else:
                 parts["cover"] = version.cover
         if action != "bombard" and attacker_tile is not None:
-            parts["range"] = self.board.distance(attacker_tile, tile)
+            parts["range"] = self.range_to(attacker_tile, tile)
         if action != "demolition" and tile in self.state["smoke"]:
             parts["smoke"] = SMOKE_BONUS
         return parts
+
+    def range_to(self, attacker_tile: str, tile: str) -> int:
+        """The map distance from the attacker to the target, also between two tiles a tunnel joins."""
+        reach = self.board.distance(attacker_tile, tile)
+        if reach > 1 and self.tunnel_step(attacker_tile, tile):
+            self.ruling("tunnels_and_range", "Range counts tiles on the map: a tunnel joins its tiles for movement "
+                        "only, so it does not shorten the range.")
+        return reach
 
     def fire(self, side: str, action: str, count: int, attacker: dict[str, Any] | None,
              target: dict[str, Any]) -> bool:
@@ -350,17 +369,20 @@ class Turn:
             wanted, source = list(self.standing.get(by, {}).get("mine_push") or []), "standing orders"
         else:
             wanted, source = [self.pushes[f"{side}:{unit}"]] if self.pushes.get(f"{side}:{unit}") else [], "orders"
-        legal = [t for t in self.board.neighbours[token["tile"]] if self.marker(side, t)
-                 and not (self.unit(side, unit).tank and self.tile(t).impassable)]
+        marked = [t for t in self.board.neighbours[token["tile"]] if self.marker(side, t)]
+        legal = [t for t in marked if not (self.unit(side, unit).tank and self.tile(t).impassable)]
         to = next((t for t in wanted if t in legal), None)
         if to is None:
             told = {"to": [by]} if standing else {}
+            if set(wanted) & set(marked) - set(legal):
+                self.ruling("tank_push", "A routed tank is never pushed onto an impassable tile.", **told)
             if not wanted:
                 self.log.add("default_applied", **told, side=by,
                              what=f"no push of {side} {unit}: the {source} name no tile")
             else:
                 self.log.add("push_refused", **told, side=by, unit=unit, wanted=wanted[0],
-                             why=f"no tile of {', '.join(wanted)} is next to {token['tile']} with a {side} marker")
+                             why=f"no tile of {', '.join(wanted)} is next to {token['tile']} with a {side} marker"
+                                 + (" and open to a tank" if self.unit(side, unit).tank else ""))
             if standing:
                 self.log.add("not_pushed", side=by, target_side=side, unit=unit)
             return
@@ -417,6 +439,7 @@ class Turn:
                 self.push(mine["side"], side, unit, "rout")
             self.check_end()
             raise ActionEnds("an enemy mine hit it")
+        self.ruling("mines", "A mine that does not hit stays on its edge and triggers again on every crossing.")
 
     # ---- deployment ----------------------------------------------------------------------------
     def deploy_tiles(self, side: str, unit: str) -> list[str]:

@@ -181,11 +181,19 @@ class Narrator:
         if kind == "no_target":
             return f"{who} play {e['action']} on {self.tile(e['tile'])}: no target there."
         if kind == "play_failed":
-            return f"{who} cannot play {self.card(e['card'])}: {e['why']}."
+            return f"{who} cannot play {self.card(e['card'])} ({e['order']}): {e['why']}; the card stays " \
+                   f"{e['kept']}."
         if kind == "play_not_taken":
-            return f"{who} do not play {self.card(e['card'])}: {e['why']}."
+            return f"{who} do not play {self.card(e['card'])} ({e['order']}): {e['why']}."
+        if kind == "play_outcome":
+            return None  # the public lines tell the play; the event names its place in the orders
+        if kind == "order_void":
+            return f"{who}' {e['order']} is void: {e['why']}."
+        if kind == "preference_used":
+            return f"{who}' {e['order'].replace('_', ' ')}: {e['what']}."
         if kind == "action_failed":
-            return f"{self.card(e['card'])}: {e['action']} fails: {e['why']}."
+            return f"{self.card(e['card'])}: {e['action']} fails: {e['why']}; the card is spent and stays " \
+                   f"{e['spent']}."
         if kind == "action_ended":
             return f"{self.card(e['card'])}: the action ends: {e['why']}."
         if kind == "turn_continues":

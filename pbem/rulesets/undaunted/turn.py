@@ -102,7 +102,7 @@ def resolve_bids(pack: Pack, state: dict[str, Any], bids: dict[str, str], log: E
     tie = soviet == german
     if not tie:
         after["initiative"] = "soviet" if soviet > german else "german"
-    log.add("bids_revealed", round=after["round"], bids=shown, initiative=after["initiative"], tie=tie)
+    log.add("bids_revealed", round=after["round"], bids=shown, initiative=after["initiative"], tie=tie, order="bid")
     after["phase"], after["next_power"] = "turn", after["initiative"]
     after["turn"] = {"side": after["initiative"], "first": True, "played": 0, "results": {}}
     return after
@@ -116,33 +116,68 @@ def resolve_turn(pack: Pack, state: dict[str, Any], orders: dict[str, Any], stan
     side = after["next_power"]
     turn = Turn(pack, after, log, dice, hidden, standing | {side: orders["preferences"]})
     info = after["turn"]
+    reached = 0
     try:
         if orders["withdraw"]:
-            log.add("withdrawal", side=side)
+            log.add("withdrawal", side=side, order="withdraw")
             turn.finish(other_side(side), f"the {side} side withdrew")
-        for play in orders["plays"]:
-            label = play.get("label")
-            when = play.get("when")
-            if when and info["results"].get(when["play"]) != when["result"]:
-                log.add("play_not_taken", to=[side], side=side, card=play["card"],
-                        why=f"{when['play']} was {info['results'].get(when['play'], 'not played')}, "
-                            f"not {when['result']}")
-                result = "skipped"
-            else:
-                result = play_card(turn, side, play)
-                info["played"] += result != "skipped"
-            if label:
-                info["results"][label] = result
+        for reached, play in enumerate(orders["plays"]):
+            _play(turn, side, play, f"plays[{reached}]")
     except ScenarioOver as over:
+        # the plays the end of the scenario left unplayed are the side's secret, as are the others'
+        # places in its orders
+        plays = list(enumerate(orders["plays"]))[reached:]
+        if plays and not orders["withdraw"]:
+            (i, play), plays = plays[0], plays[1:]
+            log.add("play_outcome", to=[side], side=side, card=play["card"], order=f"plays[{i}]",
+                    result="the scenario was won during it")
+        for i, play in plays:
+            log.add("play_not_taken", to=[side], side=side, card=play["card"], order=f"plays[{i}]",
+                    why="the scenario was over")
+        if orders["await_report"]:
+            log.add("order_void", to=[side], side=side, order="await_report", why="the scenario was over")
         following = after_scenario(turn, over.winner)
         if following is not None:
             set_up(turn.pack, turn.state, following, turn.hidden, log, turn.standing)
+        _preferences(turn, side, orders, following)
         return after
+    _preferences(turn, side, orders, None)
     if orders["await_report"]:
-        log.add("turn_continues", side=side)
+        log.add("turn_continues", side=side, order="await_report")
         return after
     _end_turn(turn, side)
     return after
+
+
+def _preferences(turn: Turn, side: str, orders: dict[str, Any], following: str | None) -> None:
+    """What became of the preferences the orders give, told to the side alone: the cards they
+    chose among are hidden."""
+    given = orders["preferences"]
+    if "casualty_preference" in given:
+        turn.log.add("preference_used", to=[side], side=side, order="casualty_preference",
+                     what=f"chose among versions of a card {turn.preferred} times")
+    if "draw_deck_preference" in given:
+        turn.log.add("preference_used", to=[side], side=side, order="draw_deck_preference",
+                     what=f"built the draw deck of scenario #{following}" if following else
+                     "not needed: no new scenario was set up")
+
+
+def _play(turn: Turn, side: str, play: dict[str, Any], order: str) -> None:
+    """One play, unless its `when` is not met; a private `play_outcome` tells the side what came of
+    a card played, by the play's place in its orders (a play skipped in the hand is a secret)."""
+    info = turn.state["turn"]
+    when = play.get("when")
+    if when and info["results"].get(when["play"]) != when["result"]:
+        turn.log.add("play_not_taken", to=[side], side=side, card=play["card"], order=order,
+                     why=f"{when['play']} was {info['results'].get(when['play'], 'not played')}, not {when['result']}")
+        result = "skipped"
+    else:
+        result = play_card(turn, side, play, order)
+        info["played"] += result != "skipped"
+        if result != "skipped":
+            turn.log.add("play_outcome", to=[side], side=side, card=play["card"], order=order, result=result)
+    if play.get("label"):
+        info["results"][play["label"]] = result
 
 
 def _end_turn(turn: Turn, side: str) -> None:
