@@ -9,7 +9,7 @@ from typing import Any
 
 from pbem.core.errors import Problem
 from pbem.core.yamlio import Document
-from pbem.rulesets.qmg.content import BASIC_NAMES, BASIC_TYPES, COUNTRIES, Card, Pack
+from pbem.rulesets.qmg.content import BASIC_NAMES, BASIC_TYPES, COUNTRIES, TEAMS, Card, Pack
 from pbem.rulesets.qmg.play import Turn, discard_choice, named_cards
 from pbem.rulesets.qmg.turn import REALLOCATE_DISCARDS
 
@@ -125,8 +125,30 @@ class Reader:
                 else:
                     when[key] = value
             if card:
-                out.append({"card": card, **({"when": when} if when else {}),
-                            **self.choice(field + (i,), entry)})
+                out.append({"card": card, **({"when": when} if when else {}), **self.choice(field + (i,), entry),
+                            **self.timing(field + (i,), entry)})
+        return out
+
+    def timing(self, field: tuple, entry: dict[str, Any]) -> dict[str, Any]:
+        """When an entry's card is used within a window: after which teammates (the team's choice of
+        its order, seed l.879-880), not at its first chance, and while the board is so."""
+        out: dict[str, Any] = {}
+        if "after" in entry:
+            teammates = [c for c in COUNTRIES if TEAMS[c] == TEAMS[self.country] and c != self.country]
+            named = self.countries(field + ("after",), entry["after"])
+            for i, country in enumerate(named):
+                if country not in teammates:
+                    self.problem(field + ("after", i), f"{country} is not a teammate of {self.country}: `after` "
+                                 "orders the team's own effects in a window (seed l.879-880, ruling team_order); "
+                                 "the teams alternate, the team that did not cause the condition first",
+                                 ", ".join(teammates))
+            out["after"] = [c for c in named if c in teammates]
+        if entry.get("later"):
+            out["later"] = True
+        if "board" in entry:
+            space = self.space(field + ("board", "space"), entry["board"]["space"])
+            if space:
+                out["board"] = {**entry["board"], "space": space}
         return out
 
 

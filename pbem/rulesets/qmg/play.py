@@ -33,6 +33,8 @@ class Turn:
     options: dict[str, Any]
     protected: set[tuple[str, str, str]] = field(default_factory=set)
     used: set[tuple[str, str, Any]] = field(default_factory=set)
+    waited: set[tuple[str, int, int]] = field(default_factory=set)
+    """The `later` entries that let their first chance in a window pass: (country, entry, window)."""
     forced: dict[str, list[str]] = field(default_factory=dict)
     """Each country's standing choice of the cards it loses first when forced to discard."""
     laying: str | None = None
@@ -277,17 +279,32 @@ class Turn:
                 yield country
 
     def _use_one(self, team: str, event: dict[str, Any]) -> bool:
+        """Use one effect of `team` on `event`, if any fits: each country's first fitting entry is
+        ready, and the team chooses which goes first (seed l.879-880) by the entries' `after`;
+        where no entry says, turn order from the active country decides (ruling team_order)."""
+        ready = []
         for country in self._team_order(team):
-            for entry in self.entries.get(country, []):
+            for number, entry in enumerate(self.entries.get(country, [])):
                 with self.secretly(country):  # an entry that is not used, and why, stays its owner's
-                    instance = self._usable(country, entry, event)
+                    instance = self._usable(country, entry, event, number)
                 if instance is not None:
-                    self._use(country, instance, entry, event)
-                    return True
-        return False
+                    ready.append((country, instance, entry))
+                    break
+        if not ready:
+            return False
+        countries = [country for country, _, _ in ready]
+        chosen = next((r for r in ready if not set(r[2].get("after") or []) & set(countries)), ready[0])
+        if len(ready) > 1 and not any(set(r[2].get("after") or []) & set(countries) for r in ready):
+            for country in countries[1:]:  # that its effect was ready and waited is its own secret
+                with self.secretly(country):
+                    self.ruling("team_order", f"{chosen[0]} and {country} could both use an effect at once and "
+                                "no entry's `after` orders them: turn order from the country whose turn it is")
+        self._use(*chosen, event)
+        return True
 
-    def _usable(self, country: str, entry: dict[str, Any], event: dict[str, Any]) -> str | None:
-        """The card instance of `entry` that `country` may use on `event` now, or None."""
+    def _usable(self, country: str, entry: dict[str, Any], event: dict[str, Any], number: int) -> str | None:
+        """The card instance of `entry` (the country's `number`th) that `country` may use on
+        `event` now, or None."""
         zones = self.zones(country)
         instance = next((c for c in zones["responses"] + zones["statuses"] if c == entry["card"]), None)
         if instance is None or instance == self.laying:
@@ -299,9 +316,19 @@ class Turn:
         if any(not _field_matches(event.get(k), v) for k, v in (entry.get("when") or {}).items()):
             return None
         once = (country, instance, "turn") if use.get("once_per_turn") else (country, instance, event["id"])
-        if once in self.used:
+        if once in self.used or ("board" in entry and not self._board_is(entry["board"])):
+            return None
+        if entry.get("later") and (country, number, event["id"]) not in self.waited:
+            self.waited.add((country, number, event["id"]))
             return None
         return instance
+
+    def _board_is(self, condition: dict[str, Any]) -> bool:
+        """Whether a space holds a piece of a country or team (or nobody's), of the kind given."""
+        here = [p for p in self.pieces_at(condition["space"]) if p["piece"] == condition.get("piece", p["piece"])]
+        if condition["holds"] == "nobody":
+            return not here
+        return any(condition["holds"] in (p["country"], TEAMS[p["country"]]) for p in here)
 
     def _use(self, country: str, instance: str, entry: dict[str, Any], event: dict[str, Any]) -> None:
         card = self.card(country, instance)
