@@ -131,6 +131,20 @@ class Turn:
         if count > len(taken):
             self.score(country, len(taken) - count, "deck_empty", cards=count - len(taken), what=reason)
 
+    def discard_responses(self, country: str, count: int, reason: str) -> None:
+        """Discard `count` of `country`'s face-down Responses, unplayed: face down to the bottom of its
+        pile, unseen. Which ones is its own choice, its `forced_discards` first, then those laid
+        first; with fewer on the table, only those (a card effect takes only what there is)."""
+        responses = self.zones(country)["responses"]
+        named = named_cards(self.pack, country, responses, self.forced.get(country))[:count]
+        taken = (named + [c for c in responses if c not in named])[:count]
+        if len(taken) > len(named):
+            self.note("default_applied", secret_of=country, country=country, what=f"face-down Responses to discard "
+                      f"for {reason} not named in the standing orders' forced_discards: those laid first")
+        for c in taken:
+            responses.remove(c)
+        self.discard_hidden(country, taken, "responses", reason)
+
     def discard_played(self, country: str, instance: str) -> None:
         """A played card, or a used Response, goes face up on top of the pile, for all to see."""
         self.zones(country)["discard"].append({"card": instance, "face": "up"})
@@ -378,6 +392,8 @@ class Turn:
         target, what = targets[0], f"{self.using[-1]} of {country}"
         if arg["from"] == "deck":
             self.discard_from_deck(target, arg["count"], what)
+        elif arg["from"] == "responses":
+            self.discard_responses(target, arg["count"], what)
         else:
             self.discard_from_hand(target, arg["count"], hand_cards(self, target, self.forced.get(target)), what)
 
