@@ -28,16 +28,14 @@ NOT_YET_SAID = {
                   "axis_factories", "bombardment_targets", "bomber_cost", "canada_placement",
                   "hostile_sea_zone", "lost_capital_orders",
                   "transport_unload", "unplaceable_units"},
-    "qmg": {"hidden_failures", "negative_vp", "portless_navy_links", "reallocate_resources",
-            "recruited_counts_as_built", "straits_in_supply", "supply_cascade", "team_order", "unnamed_costs",
-            "window_ends"},
+    "qmg": set(),
     "undaunted-stalingrad": {"bombard_open_ground", "command_card_fire", "discard_pile", "exertion_machine_gunner",
                              "fire_lane_pushed", "follow_me", "german_table", "hidden_zones", "inspire_ready_unit",
                              "maneuver_own_units", "mines", "sally_move", "simultaneous_victory",
                              "structures_vs_infantry", "tank_push", "tunnels_and_range"},
 }
 
-NOT_YET_LISTED = {"aa-revised": set(), "aa-europe": set(), "qmg": {"built_not_recruited"},
+NOT_YET_LISTED = {"aa-revised": set(), "aa-europe": set(), "qmg": set(),
                   "undaunted-stalingrad": {"and_or_objectives"}}
 """Rulings a report names that `pbem options` does not list yet (the same ratchet)."""
 

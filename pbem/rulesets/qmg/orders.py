@@ -174,7 +174,8 @@ def read_orders(pack: Pack, state: dict[str, Any], doc: Document, options: dict[
     hand = list(zones["hand"])
     if "reallocate" in data:
         if not options["reallocate_resources"]:
-            r.problem(("reallocate",), "this game does not play the optional rule Reallocate Resources",
+            r.problem(("reallocate",), "this game does not play the optional rule Reallocate Resources (option "
+                      "reallocate_resources is off)",
                       "pbem new qmg ... --option reallocate_resources=true")
         named = r.in_hand(("reallocate", "discard"), data["reallocate"].get("discard") or [], hand)
         take = data["reallocate"]["take"]
@@ -188,7 +189,8 @@ def read_orders(pack: Pack, state: dict[str, Any], doc: Document, options: dict[
         if take in BASIC_NAMES.values() and not found:
             # the country knows its deck's cards (not their order): a search it knows will fail is refused here,
             # in the answer only its player reads, since failing it would show every player what the deck lacks
-            r.problem(("reallocate", "take"), f"no {take} card is left in {country}'s draw deck",
+            r.problem(("reallocate", "take"), f"no {take} card is left in {country}'s draw deck (ruling "
+                      "hidden_failures: refused now, in your answer alone)",
                       _deck_names(pack, country, zones["deck"]))
         hand += found[:1]
     pieces = state["pieces"]
@@ -298,7 +300,8 @@ def _from_discard(r: Reader, pack: Pack, state: dict[str, Any], country: str, ca
         if have[kind] < count and not unknown:
             r.problem(("play", "instead"), f"{card.name} plays a {BASIC_NAMES.get(kind, kind)} card from "
                       f"{country}'s discard pile, and neither the pile nor the cards it discards from hand "
-                      "hold one", "play or discard a card from hand")
+                      "hold one (ruling hidden_failures: refused now, in your answer alone)",
+                      "play or discard a card from hand")
     return [kind for kind in wanted if kind in BASIC_TYPES]
 
 

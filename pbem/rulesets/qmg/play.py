@@ -18,6 +18,15 @@ from pbem.rulesets.qmg.content import BASIC_TYPES, COUNTRIES, PIECES, TEAMS, Car
 from pbem.rulesets.qmg.supply import axis_armies, supplied_spaces
 
 HAND_SIZE = 7
+DONE = {"built", "recruited", "declared_built", "battle", "card_played", "response_laid", "effect_used",
+        "piece_withdrawn", "cards_discarded", "card_shown"}
+"""The events that say an order item did something."""
+SUPPLY_READINGS = {
+    "portless_navy_links": {True: "a navy without a port still links its country's supply chain",
+                            False: "a navy without a port breaks its country's supply chain"},
+    "straits_in_supply": {True: "a strait open to a team joins its seas for that team's supply chains",
+                          False: "a strait joins its seas for battles and builds only, not for supply"},
+}
 
 
 @dataclass
@@ -45,6 +54,8 @@ class Turn:
     rulings: set[tuple[str, str | None]] = field(default_factory=set)
     consulting: str | None = None
     """The country whose hidden cards and orders are deciding something now (see `secretly`)."""
+    uses: dict[int, int] = field(default_factory=dict)
+    """How many times each entry of the active country's orders (by its place) was used."""
 
     # ---------------------------------------------------------------- zones and pieces
     def zones(self, country: str) -> dict[str, Any]:
@@ -59,8 +70,15 @@ class Turn:
     def piece_of(self, country: str, space: str) -> dict[str, str] | None:
         return next((p for p in self.pieces_at(space) if p["country"] == country), None)
 
-    def supplied(self, country: str) -> set[str]:
-        return supplied_spaces(self.pack.board, self.state["pieces"], country, self.options)
+    def supplied(self, country: str, say: bool = True) -> set[str]:
+        """Where `country`'s pieces are supplied; the supply options that decide it now are said
+        (unless `say` is False: a question about a piece only imagined on the board)."""
+        supplied = supplied_spaces(self.pack.board, self.state["pieces"], country, self.options)
+        for option, reading in SUPPLY_READINGS.items():
+            if say and supplied != supplied_spaces(self.pack.board, self.state["pieces"], country,
+                                                   {**self.options, option: not self.options[option]}):
+                self.ruling(option, reading[self.options[option]] + f": it decides where {country} is supplied")
+        return supplied
 
     def neighbours(self, space: str, country: str) -> frozenset[str]:
         return self.pack.board.neighbours_for(space, TEAMS[country], axis_armies(self.state["pieces"]))
@@ -70,6 +88,8 @@ class Turn:
         """Log an event. One that speaks of a country's hidden cards or orders (`secret_of`), or is
         logged while they decide something (`secretly`), is told to that country alone: whether
         any other audience learns it must never depend on them (seed l.556-577)."""
+        if self.log is None:  # a Turn that only answers what is legal (orders.py) tells nobody anything
+            return
         owner = secret_of or self.consulting
         self.log.add(type, **({"to": [owner]} if owner else {}), **fields)
 
@@ -91,12 +111,28 @@ class Turn:
             self.rulings.add((name, self.consulting))
             self.note("ruling", name=name, text=text)
 
+    @contextmanager
+    def carrying_out(self, country: str, item: str) -> Iterator[None]:
+        """Carry out one item of `country`'s orders, then say to `country` alone what became of it
+        (seed l.556-577: its orders are its own): not carried out, or carried out in part, where an
+        action it ordered failed or a default took the place of what it named."""
+        start = len(self.log.events)
+        yield
+        events = [e for e in self.log.events[start:] if e.get("country") == country]
+        said = [e for e in events if e["type"] in ("action_failed", "default_applied")]
+        done = any(e["type"] in DONE for e in events)
+        result = "partly carried out" if said and done else "not carried out" if said else "carried out"
+        self.note("order_result", secret_of=country, country=country, order=item, result=result,
+                  why="; ".join(e.get("why") or e.get("what") for e in said))
+
     # ---------------------------------------------------------------- victory points and discards
     def score(self, country: str, change: int, reason: str, **detail: Any) -> None:
         """Change the VP of `country`'s team; `reason` says why in a word the report explains
         (supply_spaces, deck_empty, no_card)."""
         team = TEAMS[country]
         self.state["vp"][team] += change
+        if self.state["vp"][team] < 0 <= self.state["vp"][team] - change:
+            self.ruling("negative_vp", f"the {team.title()}' VP fall below 0: the track goes on below it")
         self.note("vp", team=team, change=change, country=country, reason=reason, **detail,
                   total=self.state["vp"][team])
 
@@ -116,6 +152,8 @@ class Turn:
         hand = self.zones(country)["hand"]
         taken, defaulted, from_deck = discard_choice(hand, count, chosen)
         if defaulted:
+            with self.secretly(country):
+                self.ruling("unnamed_costs", "a discard that the orders do not name takes the last cards of the hand")
             self.note("default_applied", secret_of=country, country=country, what=f"{defaulted} card(s) to discard "
                       f"for {reason} not named in the orders or standing orders, or named but no longer in the "
                       "hand: the last cards of the hand")
@@ -173,10 +211,12 @@ class Turn:
         home = piece == "army" and space == board.home_of(country)
         if not home and not any(n in supplied for n in self.neighbours(space, country)):
             return f"{space} is not next to a supplied piece of {country}" + \
-                ("" if piece == "navy" else " and is not its home space")
+                ("" if piece == "navy" else " and is not its home space") + \
+                (" (ruling star_space_builds: a star space too, where the piece would supply itself)"
+                 if board.spaces[space].star else "")
         # placed for a moment, to ask whether it would be supplied there
         self.state["pieces"].setdefault(space, []).append({"country": country, "piece": piece})
-        placed_supplied = space in self.supplied(country)
+        placed_supplied = space in self.supplied(country, say=False)
         self.take_off(country, space)
         if not placed_supplied:
             return f"an {piece} of {country} in {space} would not be supplied" + \
@@ -278,13 +318,15 @@ class Turn:
         triggers are resolved inside it, before this window goes on."""
         self.events += 1
         event["id"] = self.events
-        team, passes = other_team(caused_by), 0
+        team, passes, answered = other_team(caused_by), 0, False
         while passes < 2:
             if self._use_one(team, event):
-                passes = 0
+                passes, answered = 0, True
             else:
                 passes += 1
             team = other_team(team)
+        if answered:
+            self.ruling("window_ends", "a trigger window closes when both teams have passed in a row")
 
     def _team_order(self, team: str) -> Iterator[str]:
         start = COUNTRIES.index(self.active)
@@ -345,6 +387,9 @@ class Turn:
         return any(condition["holds"] in (p["country"], TEAMS[p["country"]]) for p in here)
 
     def _use(self, country: str, instance: str, entry: dict[str, Any], event: dict[str, Any]) -> None:
+        if country == self.active:
+            number = next(i for i, e in enumerate(self.entries[country]) if e is entry)
+            self.uses[number] = self.uses.get(number, 0) + 1
         card = self.card(country, instance)
         zones = self.zones(country)
         use = card.use or {}
@@ -450,6 +495,8 @@ class Turn:
                       if self.card(country, pile[i]["card"]).type == arg["type"]), None)
         if found is None:  # public, as at the table: the orders' check (orders._from_discard) refused every use
             # that its country could know to fail, so what fails here turned on cards nobody knew (the deck's top)
+            self.ruling("hidden_failures", f"{self.using[-1]} was played on the deck's top cards, which nobody knew: "
+                        "its cost is paid and its failure is public, as at the table")
             self.note("action_failed", country=country, action="play from the discard pile",
                       why=f"no {arg['type'].replace('_', ' ')} card in the discard pile")
             return
@@ -546,9 +593,11 @@ def _matches(turn: Turn, country: str, when: dict[str, Any], event: dict[str, An
             return False
     if when["event"] == "built" and event.get("how") == "recruited" and "how" not in when:
         if not turn.options["recruited_counts_as_built"]:
-            turn.ruling("built_not_recruited", "the card's condition is a piece built: a recruited piece does "
-                        "not meet it (the card text; seed l.896-899 says 'built or recruited')")
+            turn.ruling("recruited_counts_as_built", "the card's condition is a piece built: a recruited piece "
+                        "does not meet it (the card text; seed l.896-899 says 'built or recruited')")
             return False
+        turn.ruling("recruited_counts_as_built", "a recruited piece meets the card's condition 'built' (the "
+                    "rulebook's example, seed l.896-899)")
     return True
 
 

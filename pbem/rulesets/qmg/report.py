@@ -81,6 +81,8 @@ def event_line(e: dict[str, Any]) -> str | None:
         return f"{who} shuffles its draw deck ({e['cards']} cards)."
     if kind == "round_end":
         return f"Round {e['round']} ends: Axis {e['vp']['axis']} VP, Allies {e['vp']['allies']} VP."
+    if kind == "order_result" and e["result"] != "carried out":
+        return f"Your order `{e['order']}` was {e['result']}: {e['why']}."
     if kind == "game_over":
         return f"The game is over: the {e['winner'].title()} win ({e['why']})."
     return None
