@@ -56,6 +56,10 @@ class Turn:
     """The country whose hidden cards and orders are deciding something now (see `secretly`)."""
     uses: dict[int, int] = field(default_factory=dict)
     """How many times each entry of the active country's orders (by its place) was used."""
+    items: list[tuple[str, str]] = field(default_factory=list)
+    """The items of orders being carried out, innermost last: (country, field)."""
+    outcomes: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    """What each item's country did while it was carried out, by the item's field."""
 
     # ---------------------------------------------------------------- zones and pieces
     def zones(self, country: str) -> dict[str, Any]:
@@ -92,6 +96,8 @@ class Turn:
             return
         owner = secret_of or self.consulting
         self.log.add(type, **({"to": [owner]} if owner else {}), **fields)
+        if self.items and fields.get("country") == self.items[-1][0]:
+            self.outcomes[self.items[-1][1]].append({"type": type, **fields})
 
     @contextmanager
     def secretly(self, country: str) -> Iterator[None]:
@@ -113,12 +119,20 @@ class Turn:
 
     @contextmanager
     def carrying_out(self, country: str, item: str) -> Iterator[None]:
-        """Carry out one item of `country`'s orders, then say to `country` alone what became of it
-        (seed l.556-577: its orders are its own): not carried out, or carried out in part, where an
-        action it ordered failed or a default took the place of what it named."""
-        start = len(self.log.events)
-        yield
-        events = [e for e in self.log.events[start:] if e.get("country") == country]
+        """Carry out one item of `country`'s orders: what `country` does meanwhile, outside the
+        items carried out within it (an effect entry used during the Play step), is that item's."""
+        self.items.append((country, item))
+        self.outcomes.setdefault(item, [])
+        try:
+            yield
+        finally:
+            self.items.pop()
+
+    def account(self, country: str, item: str) -> None:
+        """Say to `country` alone what became of an item of its orders (its orders are its own, seed
+        l.556-577): not carried out, or in part, where an action it ordered failed or a default took
+        the place of what it named."""
+        events = self.outcomes.get(item, [])
         said = [e for e in events if e["type"] in ("action_failed", "default_applied")]
         done = any(e["type"] in DONE for e in events)
         result = "partly carried out" if said and done else "not carried out" if said else "carried out"
@@ -390,6 +404,12 @@ class Turn:
         if country == self.active:
             number = next(i for i, e in enumerate(self.entries[country]) if e is entry)
             self.uses[number] = self.uses.get(number, 0) + 1
+            with self.carrying_out(country, f"effects[{number}]"):
+                self._resolve_use(country, instance, entry, event)
+        else:
+            self._resolve_use(country, instance, entry, event)
+
+    def _resolve_use(self, country: str, instance: str, entry: dict[str, Any], event: dict[str, Any]) -> None:
         card = self.card(country, instance)
         zones = self.zones(country)
         use = card.use or {}

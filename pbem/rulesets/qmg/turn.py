@@ -46,6 +46,7 @@ def resolve_setup(pack: Pack, state: dict[str, Any], orders: dict[str, dict[str,
             for instance in chosen:
                 after["countries"][country]["hand"].remove(instance)
             turn.discard_hidden(country, chosen, "hand", "setup")
+        turn.account(country, "setup_discard")
     after["phase"], after["next_power"] = "play", COUNTRIES[0]
     return after
 
@@ -62,12 +63,16 @@ def resolve_country_turn(pack: Pack, state: dict[str, Any], orders: dict[str, An
     for number, space in enumerate(orders.get("remove") or []):  # a country may take its own pieces off at any
         with turn.carrying_out(active, f"remove[{number}]"):    # time (seed l.465)
             _withdraw(turn, space)
+        turn.account(active, f"remove[{number}]")
     if orders.get("reallocate"):
         turn.ruling("reallocate_resources", "this game plays the optional rule Reallocate Resources (seed l.605-625)")
         with turn.carrying_out(active, "reallocate"):
             _reallocate(turn, orders["reallocate"], hidden)
+        turn.account(active, "reallocate")
     with turn.carrying_out(active, "play"):
         _play_step(turn, orders.get("play") or {})
+    if "play" in orders:
+        turn.account(active, "play")
     turn.laying = None  # a Status laid this turn may be used after its Play step (correction 3 of the digest)
     _supply_step(turn)
     _victory_step(turn)
@@ -78,12 +83,14 @@ def resolve_country_turn(pack: Pack, state: dict[str, Any], orders: dict[str, An
         with turn.carrying_out(active, "discard"):
             turn.discard_from_hand(active, min(len(named), len(turn.zones(active)["hand"])),
                                    hand_cards(turn, active, named), "discard step")
+        turn.account(active, "discard")
     for number in range(len(entries[active])):
-        used = turn.uses.get(number, 0)
-        turn.note("order_result", secret_of=active, country=active, order=f"effects[{number}]",
-                  result="carried out" if used else "not carried out",
-                  why=f"used {used} time(s)" if used else "no moment of the turn met its card's condition, its "
-                  "`when`, `board` and `later` while the card was on the table")
+        if turn.uses.get(number):
+            turn.account(active, f"effects[{number}]")
+        else:
+            turn.note("order_result", secret_of=active, country=active, order=f"effects[{number}]",
+                      result="not carried out", why="no moment of the turn met its card's condition, its `when`, "
+                      "`board` and `later` while the card was on the table")
     _draw_step(turn)
     _next(after, log)
     return after
