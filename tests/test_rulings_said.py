@@ -28,14 +28,11 @@ NOT_YET_SAID = {
                   "axis_factories", "bombardment_targets", "bomber_cost", "canada_placement",
                   "hostile_sea_zone", "lost_capital_orders",
                   "transport_unload", "unplaceable_units"},
-    "qmg": {"hidden_failures", "negative_vp", "portless_navy_links", "reallocate_resources",
-            "recruited_counts_as_built", "straits_in_supply", "supply_cascade", "team_order", "unnamed_costs",
-            "window_ends"},
+    "qmg": set(),
     "undaunted-stalingrad": {"command_card_fire", "german_table"},
 }
 
-NOT_YET_LISTED = {"aa-revised": set(), "aa-europe": set(), "qmg": {"built_not_recruited"},
-                  "undaunted-stalingrad": set()}
+NOT_YET_LISTED = {"aa-revised": set(), "aa-europe": set(), "qmg": set(), "undaunted-stalingrad": set()}
 """Rulings a report names that `pbem options` does not list yet (the same ratchet)."""
 
 

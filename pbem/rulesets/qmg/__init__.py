@@ -43,6 +43,10 @@ RULINGS = (
            "When two countries of one team could use an effect in the same window, the team uses them in turn "
            "order beginning with the country whose turn it is (the seed lets the team choose; a referee "
            "needs one order)."),
+    Option("star_space_builds", "adjacent too", ("adjacent too",),
+           "A Build on a star space, by a card or an effect, needs a supplied piece of the builder next to it (or "
+           "the home space), like any build, though the piece would be supplied there by itself (seed l.628-643 "
+           "names no exception)."),
     Option("window_ends", "two passes", ("two passes",),
            "A trigger window closes when both teams have passed in a row (seed l.870-880 states only the "
            "alternation)."),
@@ -209,6 +213,12 @@ class Qmg(Ruleset):
     def brief(self, state: dict[str, Any]) -> list[str]:
         hands = ", ".join(f"{c} {len(z['hand'])}" for c, z in state["countries"].items())
         return [f"Axis {state['vp']['axis']} VP, Allies {state['vp']['allies']} VP", f"cards in hand: {hands}"]
+
+    def order_items(self, orders: dict[str, Any]) -> list[str]:
+        """The setup discards, or a turn's withdrawals, Reallocate Resources, Play step, Discard step
+        and each effect entry: the turn says to the country alone what became of each."""
+        items = [key for key in ("setup_discard", "reallocate", "play", "discard") if key in orders]
+        return items + [f"{key}[{i}]" for key in ("remove", "effects") for i in range(len(orders.get(key) or []))]
 
     def check_content(self, folder: Path | None) -> tuple[list[str], list[str]]:
         pack = load_pack(folder) if folder else self.pack

@@ -178,6 +178,7 @@ def _pack(board: Board, data: dict[str, Any]) -> Pack:
 
 CONDITION_FIELDS = {"event", "piece", "owner", "by", "team", "space", "near", "kind", "supplied", "how"}
 EVENTS = {"removal", "built", "battle", "play_step", "start_of_turn", "victory_step"}
+DISCARD_SOURCES = ("hand", "deck", "responses")
 STEPS = {"protect", "remove", "recruit", "battle", "build", "play_from_discard", "discard", "score"}
 
 
@@ -202,6 +203,8 @@ def check_cards(pack: Pack) -> list[str]:
             (verb, arg), = step.items()
             if verb not in STEPS:
                 problems.append(f"{where}: unknown effect {verb!r}: a hook `_step_{verb}` is needed")
+            if verb == "discard" and arg.get("from") not in DISCARD_SOURCES:
+                problems.append(f"{where}: discard.from {arg.get('from')!r} is not one of {', '.join(DISCARD_SOURCES)}")
             if isinstance(arg, dict) and "space" in arg:
                 named.append(arg["space"])
         problems += [f"{where}: {s!r} is not a space of the board" for s in named if s not in pack.board.spaces]

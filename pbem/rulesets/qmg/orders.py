@@ -9,7 +9,7 @@ from typing import Any
 
 from pbem.core.errors import Problem
 from pbem.core.yamlio import Document
-from pbem.rulesets.qmg.content import BASIC_NAMES, BASIC_TYPES, COUNTRIES, Card, Pack
+from pbem.rulesets.qmg.content import BASIC_NAMES, BASIC_TYPES, COUNTRIES, TEAMS, Card, Pack
 from pbem.rulesets.qmg.play import Turn, discard_choice, named_cards
 from pbem.rulesets.qmg.turn import REALLOCATE_DISCARDS
 
@@ -125,8 +125,30 @@ class Reader:
                 else:
                     when[key] = value
             if card:
-                out.append({"card": card, **({"when": when} if when else {}),
-                            **self.choice(field + (i,), entry)})
+                out.append({"card": card, **({"when": when} if when else {}), **self.choice(field + (i,), entry),
+                            **self.timing(field + (i,), entry)})
+        return out
+
+    def timing(self, field: tuple, entry: dict[str, Any]) -> dict[str, Any]:
+        """When an entry's card is used within a window: after which teammates (the team's choice of
+        its order, seed l.879-880), not at its first chance, and while the board is so."""
+        out: dict[str, Any] = {}
+        if "after" in entry:
+            teammates = [c for c in COUNTRIES if TEAMS[c] == TEAMS[self.country] and c != self.country]
+            named = self.countries(field + ("after",), entry["after"])
+            for i, country in enumerate(named):
+                if country not in teammates:
+                    self.problem(field + ("after", i), f"{country} is not a teammate of {self.country}: `after` "
+                                 "orders the team's own effects in a window (seed l.879-880, ruling team_order); "
+                                 "the teams alternate, the team that did not cause the condition first",
+                                 ", ".join(teammates))
+            out["after"] = [c for c in named if c in teammates]
+        if entry.get("later"):
+            out["later"] = True
+        if "board" in entry:
+            space = self.space(field + ("board", "space"), entry["board"]["space"])
+            if space:
+                out["board"] = {**entry["board"], "space": space}
         return out
 
 
@@ -152,7 +174,8 @@ def read_orders(pack: Pack, state: dict[str, Any], doc: Document, options: dict[
     hand = list(zones["hand"])
     if "reallocate" in data:
         if not options["reallocate_resources"]:
-            r.problem(("reallocate",), "this game does not play the optional rule Reallocate Resources",
+            r.problem(("reallocate",), "this game does not play the optional rule Reallocate Resources (option "
+                      "reallocate_resources is off)",
                       "pbem new qmg ... --option reallocate_resources=true")
         named = r.in_hand(("reallocate", "discard"), data["reallocate"].get("discard") or [], hand)
         take = data["reallocate"]["take"]
@@ -166,7 +189,8 @@ def read_orders(pack: Pack, state: dict[str, Any], doc: Document, options: dict[
         if take in BASIC_NAMES.values() and not found:
             # the country knows its deck's cards (not their order): a search it knows will fail is refused here,
             # in the answer only its player reads, since failing it would show every player what the deck lacks
-            r.problem(("reallocate", "take"), f"no {take} card is left in {country}'s draw deck",
+            r.problem(("reallocate", "take"), f"no {take} card is left in {country}'s draw deck (ruling "
+                      "hidden_failures: refused now, in your answer alone)",
                       _deck_names(pack, country, zones["deck"]))
         hand += found[:1]
     pieces = state["pieces"]
@@ -276,7 +300,8 @@ def _from_discard(r: Reader, pack: Pack, state: dict[str, Any], country: str, ca
         if have[kind] < count and not unknown:
             r.problem(("play", "instead"), f"{card.name} plays a {BASIC_NAMES.get(kind, kind)} card from "
                       f"{country}'s discard pile, and neither the pile nor the cards it discards from hand "
-                      "hold one", "play or discard a card from hand")
+                      "hold one (ruling hidden_failures: refused now, in your answer alone)",
+                      "play or discard a card from hand")
     return [kind for kind in wanted if kind in BASIC_TYPES]
 
 

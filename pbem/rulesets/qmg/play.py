@@ -18,6 +18,15 @@ from pbem.rulesets.qmg.content import BASIC_TYPES, COUNTRIES, PIECES, TEAMS, Car
 from pbem.rulesets.qmg.supply import axis_armies, supplied_spaces
 
 HAND_SIZE = 7
+DONE = {"built", "recruited", "declared_built", "battle", "card_played", "response_laid", "effect_used",
+        "piece_withdrawn", "cards_discarded", "card_shown"}
+"""The events that say an order item did something."""
+SUPPLY_READINGS = {
+    "portless_navy_links": {True: "a navy without a port still links its country's supply chain",
+                            False: "a navy without a port breaks its country's supply chain"},
+    "straits_in_supply": {True: "a strait open to a team joins its seas for that team's supply chains",
+                          False: "a strait joins its seas for battles and builds only, not for supply"},
+}
 
 
 @dataclass
@@ -33,6 +42,8 @@ class Turn:
     options: dict[str, Any]
     protected: set[tuple[str, str, str]] = field(default_factory=set)
     used: set[tuple[str, str, Any]] = field(default_factory=set)
+    waited: set[tuple[str, int, int]] = field(default_factory=set)
+    """The `later` entries that let their first chance in a window pass: (country, entry, window)."""
     forced: dict[str, list[str]] = field(default_factory=dict)
     """Each country's standing choice of the cards it loses first when forced to discard."""
     laying: str | None = None
@@ -43,6 +54,12 @@ class Turn:
     rulings: set[tuple[str, str | None]] = field(default_factory=set)
     consulting: str | None = None
     """The country whose hidden cards and orders are deciding something now (see `secretly`)."""
+    uses: dict[int, int] = field(default_factory=dict)
+    """How many times each entry of the active country's orders (by its place) was used."""
+    items: list[tuple[str, str]] = field(default_factory=list)
+    """The items of orders being carried out, innermost last: (country, field)."""
+    outcomes: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    """What each item's country did while it was carried out, by the item's field."""
 
     # ---------------------------------------------------------------- zones and pieces
     def zones(self, country: str) -> dict[str, Any]:
@@ -57,8 +74,15 @@ class Turn:
     def piece_of(self, country: str, space: str) -> dict[str, str] | None:
         return next((p for p in self.pieces_at(space) if p["country"] == country), None)
 
-    def supplied(self, country: str) -> set[str]:
-        return supplied_spaces(self.pack.board, self.state["pieces"], country, self.options)
+    def supplied(self, country: str, say: bool = True) -> set[str]:
+        """Where `country`'s pieces are supplied; the supply options that decide it now are said
+        (unless `say` is False: a question about a piece only imagined on the board)."""
+        supplied = supplied_spaces(self.pack.board, self.state["pieces"], country, self.options)
+        for option, reading in SUPPLY_READINGS.items():
+            if say and supplied != supplied_spaces(self.pack.board, self.state["pieces"], country,
+                                                   {**self.options, option: not self.options[option]}):
+                self.ruling(option, reading[self.options[option]] + f": it decides where {country} is supplied")
+        return supplied
 
     def neighbours(self, space: str, country: str) -> frozenset[str]:
         return self.pack.board.neighbours_for(space, TEAMS[country], axis_armies(self.state["pieces"]))
@@ -68,8 +92,12 @@ class Turn:
         """Log an event. One that speaks of a country's hidden cards or orders (`secret_of`), or is
         logged while they decide something (`secretly`), is told to that country alone: whether
         any other audience learns it must never depend on them (seed l.556-577)."""
+        if self.log is None:  # a Turn that only answers what is legal (orders.py) tells nobody anything
+            return
         owner = secret_of or self.consulting
         self.log.add(type, **({"to": [owner]} if owner else {}), **fields)
+        if self.items and fields.get("country") == self.items[-1][0]:
+            self.outcomes[self.items[-1][1]].append({"type": type, **fields})
 
     @contextmanager
     def secretly(self, country: str) -> Iterator[None]:
@@ -89,12 +117,36 @@ class Turn:
             self.rulings.add((name, self.consulting))
             self.note("ruling", name=name, text=text)
 
+    @contextmanager
+    def carrying_out(self, country: str, item: str) -> Iterator[None]:
+        """Carry out one item of `country`'s orders: what `country` does meanwhile, outside the
+        items carried out within it (an effect entry used during the Play step), is that item's."""
+        self.items.append((country, item))
+        self.outcomes.setdefault(item, [])
+        try:
+            yield
+        finally:
+            self.items.pop()
+
+    def account(self, country: str, item: str) -> None:
+        """Say to `country` alone what became of an item of its orders (its orders are its own, seed
+        l.556-577): not carried out, or in part, where an action it ordered failed or a default took
+        the place of what it named."""
+        events = self.outcomes.get(item, [])
+        said = [e for e in events if e["type"] in ("action_failed", "default_applied")]
+        done = any(e["type"] in DONE for e in events)
+        result = "partly carried out" if said and done else "not carried out" if said else "carried out"
+        self.note("order_result", secret_of=country, country=country, order=item, result=result,
+                  why="; ".join(e.get("why") or e.get("what") for e in said))
+
     # ---------------------------------------------------------------- victory points and discards
     def score(self, country: str, change: int, reason: str, **detail: Any) -> None:
         """Change the VP of `country`'s team; `reason` says why in a word the report explains
         (supply_spaces, deck_empty, no_card)."""
         team = TEAMS[country]
         self.state["vp"][team] += change
+        if self.state["vp"][team] < 0 <= self.state["vp"][team] - change:
+            self.ruling("negative_vp", f"the {team.title()}' VP fall below 0: the track goes on below it")
         self.note("vp", team=team, change=change, country=country, reason=reason, **detail,
                   total=self.state["vp"][team])
 
@@ -114,6 +166,8 @@ class Turn:
         hand = self.zones(country)["hand"]
         taken, defaulted, from_deck = discard_choice(hand, count, chosen)
         if defaulted:
+            with self.secretly(country):
+                self.ruling("unnamed_costs", "a discard that the orders do not name takes the last cards of the hand")
             self.note("default_applied", secret_of=country, country=country, what=f"{defaulted} card(s) to discard "
                       f"for {reason} not named in the orders or standing orders, or named but no longer in the "
                       "hand: the last cards of the hand")
@@ -128,6 +182,20 @@ class Turn:
         self.discard_hidden(country, taken, "deck", reason)
         if count > len(taken):
             self.score(country, len(taken) - count, "deck_empty", cards=count - len(taken), what=reason)
+
+    def discard_responses(self, country: str, count: int, reason: str) -> None:
+        """Discard `count` of `country`'s face-down Responses, unplayed: face down to the bottom of its
+        pile, unseen. Which ones is its own choice, its `forced_discards` first, then those laid
+        first; with fewer on the table, only those (a card effect takes only what there is)."""
+        responses = self.zones(country)["responses"]
+        named = named_cards(self.pack, country, responses, self.forced.get(country))[:count]
+        taken = (named + [c for c in responses if c not in named])[:count]
+        if len(taken) > len(named):
+            self.note("default_applied", secret_of=country, country=country, what=f"face-down Responses to discard "
+                      f"for {reason} not named in the standing orders' forced_discards: those laid first")
+        for c in taken:
+            responses.remove(c)
+        self.discard_hidden(country, taken, "responses", reason)
 
     def discard_played(self, country: str, instance: str) -> None:
         """A played card, or a used Response, goes face up on top of the pile, for all to see."""
@@ -157,10 +225,12 @@ class Turn:
         home = piece == "army" and space == board.home_of(country)
         if not home and not any(n in supplied for n in self.neighbours(space, country)):
             return f"{space} is not next to a supplied piece of {country}" + \
-                ("" if piece == "navy" else " and is not its home space")
+                ("" if piece == "navy" else " and is not its home space") + \
+                (" (ruling star_space_builds: a star space too, where the piece would supply itself)"
+                 if board.spaces[space].star else "")
         # placed for a moment, to ask whether it would be supplied there
         self.state["pieces"].setdefault(space, []).append({"country": country, "piece": piece})
-        placed_supplied = space in self.supplied(country)
+        placed_supplied = space in self.supplied(country, say=False)
         self.take_off(country, space)
         if not placed_supplied:
             return f"an {piece} of {country} in {space} would not be supplied" + \
@@ -262,13 +332,15 @@ class Turn:
         triggers are resolved inside it, before this window goes on."""
         self.events += 1
         event["id"] = self.events
-        team, passes = other_team(caused_by), 0
+        team, passes, answered = other_team(caused_by), 0, False
         while passes < 2:
             if self._use_one(team, event):
-                passes = 0
+                passes, answered = 0, True
             else:
                 passes += 1
             team = other_team(team)
+        if answered:
+            self.ruling("window_ends", "a trigger window closes when both teams have passed in a row")
 
     def _team_order(self, team: str) -> Iterator[str]:
         start = COUNTRIES.index(self.active)
@@ -277,17 +349,32 @@ class Turn:
                 yield country
 
     def _use_one(self, team: str, event: dict[str, Any]) -> bool:
+        """Use one effect of `team` on `event`, if any fits: each country's first fitting entry is
+        ready, and the team chooses which goes first (seed l.879-880) by the entries' `after`;
+        where no entry says, turn order from the active country decides (ruling team_order)."""
+        ready = []
         for country in self._team_order(team):
-            for entry in self.entries.get(country, []):
+            for number, entry in enumerate(self.entries.get(country, [])):
                 with self.secretly(country):  # an entry that is not used, and why, stays its owner's
-                    instance = self._usable(country, entry, event)
+                    instance = self._usable(country, entry, event, number)
                 if instance is not None:
-                    self._use(country, instance, entry, event)
-                    return True
-        return False
+                    ready.append((country, instance, entry))
+                    break
+        if not ready:
+            return False
+        countries = [country for country, _, _ in ready]
+        chosen = next((r for r in ready if not set(r[2].get("after") or []) & set(countries)), ready[0])
+        if len(ready) > 1 and not any(set(r[2].get("after") or []) & set(countries) for r in ready):
+            for country in countries[1:]:  # that its effect was ready and waited is its own secret
+                with self.secretly(country):
+                    self.ruling("team_order", f"{chosen[0]} and {country} could both use an effect at once and "
+                                "no entry's `after` orders them: turn order from the country whose turn it is")
+        self._use(*chosen, event)
+        return True
 
-    def _usable(self, country: str, entry: dict[str, Any], event: dict[str, Any]) -> str | None:
-        """The card instance of `entry` that `country` may use on `event` now, or None."""
+    def _usable(self, country: str, entry: dict[str, Any], event: dict[str, Any], number: int) -> str | None:
+        """The card instance of `entry` (the country's `number`th) that `country` may use on
+        `event` now, or None."""
         zones = self.zones(country)
         instance = next((c for c in zones["responses"] + zones["statuses"] if c == entry["card"]), None)
         if instance is None or instance == self.laying:
@@ -299,11 +386,30 @@ class Turn:
         if any(not _field_matches(event.get(k), v) for k, v in (entry.get("when") or {}).items()):
             return None
         once = (country, instance, "turn") if use.get("once_per_turn") else (country, instance, event["id"])
-        if once in self.used:
+        if once in self.used or ("board" in entry and not self._board_is(entry["board"])):
+            return None
+        if entry.get("later") and (country, number, event["id"]) not in self.waited:
+            self.waited.add((country, number, event["id"]))
             return None
         return instance
 
+    def _board_is(self, condition: dict[str, Any]) -> bool:
+        """Whether a space holds a piece of a country or team (or nobody's), of the kind given."""
+        here = [p for p in self.pieces_at(condition["space"]) if p["piece"] == condition.get("piece", p["piece"])]
+        if condition["holds"] == "nobody":
+            return not here
+        return any(condition["holds"] in (p["country"], TEAMS[p["country"]]) for p in here)
+
     def _use(self, country: str, instance: str, entry: dict[str, Any], event: dict[str, Any]) -> None:
+        if country == self.active:
+            number = next(i for i, e in enumerate(self.entries[country]) if e is entry)
+            self.uses[number] = self.uses.get(number, 0) + 1
+            with self.carrying_out(country, f"effects[{number}]"):
+                self._resolve_use(country, instance, entry, event)
+        else:
+            self._resolve_use(country, instance, entry, event)
+
+    def _resolve_use(self, country: str, instance: str, entry: dict[str, Any], event: dict[str, Any]) -> None:
         card = self.card(country, instance)
         zones = self.zones(country)
         use = card.use or {}
@@ -351,6 +457,8 @@ class Turn:
         target, what = targets[0], f"{self.using[-1]} of {country}"
         if arg["from"] == "deck":
             self.discard_from_deck(target, arg["count"], what)
+        elif arg["from"] == "responses":
+            self.discard_responses(target, arg["count"], what)
         else:
             self.discard_from_hand(target, arg["count"], hand_cards(self, target, self.forced.get(target)), what)
 
@@ -407,6 +515,8 @@ class Turn:
                       if self.card(country, pile[i]["card"]).type == arg["type"]), None)
         if found is None:  # public, as at the table: the orders' check (orders._from_discard) refused every use
             # that its country could know to fail, so what fails here turned on cards nobody knew (the deck's top)
+            self.ruling("hidden_failures", f"{self.using[-1]} was played on the deck's top cards, which nobody knew: "
+                        "its cost is paid and its failure is public, as at the table")
             self.note("action_failed", country=country, action="play from the discard pile",
                       why=f"no {arg['type'].replace('_', ' ')} card in the discard pile")
             return
@@ -503,9 +613,11 @@ def _matches(turn: Turn, country: str, when: dict[str, Any], event: dict[str, An
             return False
     if when["event"] == "built" and event.get("how") == "recruited" and "how" not in when:
         if not turn.options["recruited_counts_as_built"]:
-            turn.ruling("built_not_recruited", "the card's condition is a piece built: a recruited piece does "
-                        "not meet it (the card text; seed l.896-899 says 'built or recruited')")
+            turn.ruling("recruited_counts_as_built", "the card's condition is a piece built: a recruited piece "
+                        "does not meet it (the card text; seed l.896-899 says 'built or recruited')")
             return False
+        turn.ruling("recruited_counts_as_built", "a recruited piece meets the card's condition 'built' (the "
+                    "rulebook's example, seed l.896-899)")
     return True
 
 

@@ -24,15 +24,18 @@ def _cards(names: list[str]) -> str:
     return ", ".join(names) if names else "none"
 
 
+SOURCES = {"hand": "hand", "deck": "draw deck", "responses": "face-down Responses"}
+
+
 def event_line(e: dict[str, Any]) -> str | None:
     """One event as a sentence of the report; None for events the report shows elsewhere."""
     who = W.power(e.get("country"))
     kind = e["type"]
     if kind == "cards_discarded":
         return f"{who} discards {e['count']} card{'s' if e['count'] != 1 else ''} face down from its " \
-               f"{'hand' if e['source'] == 'hand' else 'draw deck'} ({e['reason']})."
+               f"{SOURCES[e['source']]} ({e['reason']})."
     if kind == "cards_discarded_named":
-        return f"Your discards ({'hand' if e['source'] == 'hand' else 'deck'}): {_cards(e['cards'])}."
+        return f"Your discards ({SOURCES[e['source']]}): {_cards(e['cards'])}."
     if kind == "cards_drawn":
         return f"{who} draws {e['count']} card{'s' if e['count'] != 1 else ''} ({e['deck_left']} left in its deck)."
     if kind == "cards_drawn_named":
@@ -78,6 +81,8 @@ def event_line(e: dict[str, Any]) -> str | None:
         return f"{who} shuffles its draw deck ({e['cards']} cards)."
     if kind == "round_end":
         return f"Round {e['round']} ends: Axis {e['vp']['axis']} VP, Allies {e['vp']['allies']} VP."
+    if kind == "order_result" and e["result"] != "carried out":
+        return f"Your order `{e['order']}` was {e['result']}: {e['why']}."
     if kind == "game_over":
         return f"The game is over: the {e['winner'].title()} win ({e['why']})."
     return None

@@ -41,10 +41,12 @@ def resolve_setup(pack: Pack, state: dict[str, Any], orders: dict[str, dict[str,
     after = copy.deepcopy(state)
     turn = Turn(pack, after, log, COUNTRIES[0], {}, after["options"])
     for country in COUNTRIES:
-        chosen = hand_cards(turn, country, orders[country]["setup_discard"])
-        for instance in chosen:
-            after["countries"][country]["hand"].remove(instance)
-        turn.discard_hidden(country, chosen, "hand", "setup")
+        with turn.carrying_out(country, "setup_discard"):
+            chosen = hand_cards(turn, country, orders[country]["setup_discard"])
+            for instance in chosen:
+                after["countries"][country]["hand"].remove(instance)
+            turn.discard_hidden(country, chosen, "hand", "setup")
+        turn.account(country, "setup_discard")
     after["phase"], after["next_power"] = "play", COUNTRIES[0]
     return after
 
@@ -58,25 +60,50 @@ def resolve_country_turn(pack: Pack, state: dict[str, Any], orders: dict[str, An
     turn = Turn(pack, after, log, active, entries, after["options"],
                 forced={country: s.get("forced_discards") or [] for country, s in standing.items()})
     turn.window({"event": "start_of_turn", "by": active}, TEAMS[active])
-    for space in orders.get("remove") or []:  # a country may take its own pieces off at any time (seed l.465)
-        if turn.piece_of(active, space):
-            piece = turn.piece_of(active, space)["piece"]
-            turn.take_off(active, space)
-            turn.note("piece_withdrawn", country=active, piece=piece, space=space)
+    for number, space in enumerate(orders.get("remove") or []):  # a country may take its own pieces off at any
+        with turn.carrying_out(active, f"remove[{number}]"):    # time (seed l.465)
+            _withdraw(turn, space)
+        turn.account(active, f"remove[{number}]")
     if orders.get("reallocate"):
-        _reallocate(turn, orders["reallocate"], hidden)
-    _play_step(turn, orders.get("play") or {})
+        turn.ruling("reallocate_resources", "this game plays the optional rule Reallocate Resources (seed l.605-625)")
+        with turn.carrying_out(active, "reallocate"):
+            _reallocate(turn, orders["reallocate"], hidden)
+        turn.account(active, "reallocate")
+    with turn.carrying_out(active, "play"):
+        _play_step(turn, orders.get("play") or {})
+    if "play" in orders:
+        turn.account(active, "play")
     turn.laying = None  # a Status laid this turn may be used after its Play step (correction 3 of the digest)
     _supply_step(turn)
     _victory_step(turn)
     # how many cards the Discard step takes is public, as at the table, and the orders' to decide; a card they
     # name that has left the hand during the turn (a cost took it) gives way to the last card of the hand
     named = orders.get("discard") or []
-    turn.discard_from_hand(active, min(len(named), len(turn.zones(active)["hand"])), hand_cards(turn, active, named),
-                           "discard step")
+    if "discard" in orders:
+        with turn.carrying_out(active, "discard"):
+            turn.discard_from_hand(active, min(len(named), len(turn.zones(active)["hand"])),
+                                   hand_cards(turn, active, named), "discard step")
+        turn.account(active, "discard")
+    for number in range(len(entries[active])):
+        if turn.uses.get(number):
+            turn.account(active, f"effects[{number}]")
+        else:
+            turn.note("order_result", secret_of=active, country=active, order=f"effects[{number}]",
+                      result="not carried out", why="no moment of the turn met its card's condition, its `when`, "
+                      "`board` and `later` while the card was on the table")
     _draw_step(turn)
     _next(after, log)
     return after
+
+
+def _withdraw(turn: Turn, space: str) -> None:
+    piece = turn.piece_of(turn.active, space)
+    if piece is None:
+        turn.note("action_failed", secret_of=turn.active, country=turn.active, action="take a piece off", space=space,
+                  why=f"{turn.active} has no piece there any more")
+        return
+    turn.take_off(turn.active, space)
+    turn.note("piece_withdrawn", country=turn.active, piece=piece["piece"], space=space)
 
 
 def _reallocate(turn: Turn, order: dict[str, Any], hidden) -> None:
@@ -89,6 +116,7 @@ def _reallocate(turn: Turn, order: dict[str, Any], hidden) -> None:
     found = next((c for c in deck if turn.card(country, c).name == order["take"]), None)
     if found is None:  # public, as at the table: the orders' check (orders.read_orders) refused every search that
         # its country could know to fail, so what fails here turned on the deck's order, which nobody knows
+        turn.ruling("hidden_failures", "a search the deck's order alone made fail is played, and fails in public")
         turn.note("action_failed", country=country, action="Reallocate Resources",
                   why=f"no {order['take']} card in the draw deck")
     else:
@@ -145,6 +173,9 @@ def _supply_step(turn: Turn) -> None:
                    if any(p["country"] == country for p in here) and space not in supplied]
         if not cut_off:
             return
+        turn.ruling("supply_cascade", "the Supply step checks again after each removal, until every piece left is "
+                    "supplied" if turn.options["supply_cascade"] else "the Supply step removes the pieces "
+                    "unsupplied when it begins, all at once (the seed's words)")
         removed = [space for space in cut_off if turn.remove(country, space, "supply", None)]
         if not removed or not turn.options["supply_cascade"]:
             return
