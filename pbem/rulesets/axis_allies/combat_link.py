@@ -140,8 +140,8 @@ def _log_rulings(turn: Turn, battle: CombatBattle) -> None:
         turn.ruling("allied_ships_in_attacked_zone")
     if battle.stranded:
         turn.ruling("fighter_no_retreat")
-    if battle.aa_casualties is not None and aa_volley(battle, battle.attackers):
-        turn.ruling("aa_casualties")
+    if aa_volley(battle, battle.attackers):
+        turn.ruling("aa_casualties")  # Europe's option, Revised's ruling: who picks the aircraft shot down
 
 def run_battle(turn: Turn, b: Battle) -> None:
     """Fight one battle with the combat package and carry out its result."""
