@@ -135,7 +135,7 @@ def _no_ships_by(turn: Turn, zone: str) -> str:
     if territory is None or zone not in turn.board.coastal_zones(territory) or \
             turn.opt("canada_placement") != "land_and_air":
         return ""
-    return f" ({territory} takes only land and air units, option canada_placement = land_and_air, l.817)"
+    return f": {territory} takes only land and air units" + turn.cite("canada_placement", "l.817")
 
 
 def _national(turn: Turn, territory: str) -> tuple[bool, tuple[str, ...]]:
