@@ -135,13 +135,12 @@ def _log_rulings(turn: Turn, battle: CombatBattle) -> None:
     if subs and rules.air_hits_on_submarines_need_destroyer and any(p.kind == "air" for p in pieces):
         turn.ruling("air_hits_on_submarines")
         turn.ruling("unassignable_hits")
-        turn.ruling("battle_end")
     if battle.bystanders:
         turn.ruling("allied_ships_in_attacked_zone")
     if battle.stranded:
         turn.ruling("fighter_no_retreat")
-    if battle.aa_casualties is not None and aa_volley(battle, battle.attackers):
-        turn.ruling("aa_casualties")
+    if aa_volley(battle, battle.attackers):
+        turn.ruling("aa_casualties")  # Europe's option, Revised's ruling: who picks the aircraft shot down
 
 def run_battle(turn: Turn, b: Battle) -> None:
     """Fight one battle with the combat package and carry out its result."""
@@ -184,6 +183,8 @@ def run_battle(turn: Turn, b: Battle) -> None:
         for piece in result.submerged[side]:
             if piece.id in pos.units:
                 pos.units[piece.id].submerged = True
+    if result.attackers and result.defenders:
+        turn.ruling("battle_end")  # over with both sides on the board: neither could hit the other
     if result.retreated and any(p.type == "submarine" for p in attackers):
         turn.ruling("partial_retreat")
     if (result.retreated and board.is_land(b.space) and turn.edition.has_option("air_partial_retreat")

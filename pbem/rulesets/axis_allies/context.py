@@ -218,12 +218,15 @@ class Turn:
 
     def cite(self, name: str, source: str = "") -> str:
         """A refusal's words naming the ruling that refused and the rulebook's line, " (ruling NAME,
-        SOURCE)", the ruling logged as well when the refusal comes in play (a move skipped); nothing in
-        an edition without that ruling (the editions share the code, not every ruling, nor the lines)."""
+        SOURCE)" (" (option NAME = VALUE, SOURCE)" for an option), the ruling logged as well when the
+        refusal comes in play (a move skipped); nothing in an edition without that ruling (the editions
+        share the code, not every ruling, nor the lines)."""
         if not self.edition.has_option(name):
             return ""
         self.ruling(name)
-        return f" (ruling {name}{', ' + source if source else ''})"
+        o = self.edition.option(name)
+        rule = f"ruling {name}" if len(o.allowed) == 1 else f"option {name} = {o.value_in(self.pos.options)}"
+        return f" ({rule}{', ' + source if source else ''})"
 
     def default(self, what: str, applied: Any, why: str, power: str | None = None, once: bool = False) -> None:
         """Record a `default` event: a decision `power`'s orders (default: the mover's) left open, the

@@ -40,6 +40,8 @@ def flak(turn: Turn, aircraft: list[Unit], spaces: list[str]) -> None:
         dice = turn.roll(volley.dice)
         hits = sum(1 for d in dice if d <= volley.value)
         shot = take_casualties(pieces, hits, volley.target, policy)
+        if hits and turn.opt("aa_casualties") != "defender_chooses":  # the owner picks, as the reading says
+            turn.ruling("aa_casualties")
         lost = [turn.pos.units[p.id] for p in shot.killed]
         for u in lost:
             turn.pos.remove(u)

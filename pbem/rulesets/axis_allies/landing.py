@@ -163,6 +163,7 @@ def land_aircraft(turn: Turn) -> None:
         if _settle(turn, u):
             continue
         found = _nearest_landing(turn, u)
+        turn.ruling("aircraft_landing_default")  # where it lands, or that it is lost
         if found is None:
             if not turn.checking:
                 turn.pos.remove(u)
@@ -170,7 +171,6 @@ def land_aircraft(turn: Turn) -> None:
                            reason=f"no landing place within its {u.movement_left} remaining movement")
             continue
         path, flak_spaces = found
-        turn.ruling("aircraft_landing_default")
         turn.default(f"landing of the {u.type} in {u.space}", path[-1], "no landing move for it was carried out")
         start = u.space
         u.movement_left -= len(path)

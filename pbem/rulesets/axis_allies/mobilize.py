@@ -21,8 +21,8 @@ from pbem.rulesets.axis_allies.state import Unit
 def check_purchase(turn: Turn) -> None:
     """The units bought and the research dice together must not cost more than the treasury."""
     if turn.skip_economy and turn.orders.purchase:
-        turn.ruling("lost_capital_orders")
-        turn.problem(("purchase",), f"{turn.power}'s capital is held by the enemy: no purchases until it is freed")
+        turn.problem(("purchase",), f"{turn.power}'s capital is held by the enemy: no purchases until it is freed"
+                                    + turn.cite("lost_capital_orders"))
         return
     for utype in turn.orders.purchase:
         if not turn.table[utype].buyable:
@@ -129,6 +129,15 @@ UNLIMITED = 10 ** 6
 """The room of a complex without a placement limit (more than any purchase can be)."""
 
 
+def _no_ships_by(turn: Turn, zone: str) -> str:
+    """Why a zone next to the power's land-and-air-only complex (Europe's Canada) takes no ships."""
+    territory = turn.edition.rules.extra_placement.get(turn.power)
+    if territory is None or zone not in turn.board.coastal_zones(territory) or \
+            turn.opt("canada_placement") != "land_and_air":
+        return ""
+    return f": {territory} takes only land and air units" + turn.cite("canada_placement", "l.817")
+
+
 def _national(turn: Turn, territory: str) -> tuple[bool, tuple[str, ...]]:
     """Europe (l.813, l.903): whether a complex in the power's own national territory places without
     limit (by option axis_factories = limited only Germany's capital territory is German national
@@ -158,8 +167,8 @@ def mobilize(turn: Turn) -> None:
     orders = turn.orders
     if turn.skip_economy:
         if orders.placements and turn.checking:
-            turn.ruling("lost_capital_orders")
-            turn.problem(("place",), f"{turn.power}'s capital is held by the enemy: nothing was bought, nothing is placed")
+            turn.problem(("place",), f"{turn.power}'s capital is held by the enemy: nothing was bought, nothing is "
+                                     "placed" + turn.cite("lost_capital_orders"))
         return
     b, table = turn.board, turn.table
     factories = usable_complexes(turn)
@@ -189,10 +198,9 @@ def _check_all_placed(turn: Turn, placed: dict[str, int]) -> None:
         for utype in turn.table.sort_types(set(bought) | set(placed)):
             if bought.get(utype, 0) != placed.get(utype, 0):
                 where = ("purchase", utype) if utype in bought else ("place",)
-                turn.ruling("unplaceable_units")
                 turn.problem(where, f"{bought.get(utype, 0)} {turn.words.unit(utype, bought.get(utype, 0))} bought but "
-                                    f"{placed.get(utype, 0)} placed: "
-                                    "every unit bought must be placed exactly once", f"{bought.get(utype, 0)}")
+                                    f"{placed.get(utype, 0)} placed: every unit bought must be placed exactly once"
+                                    + turn.cite("unplaceable_units"), f"{bought.get(utype, 0)}")
 
 
 def place_with_advance(turn: Turn) -> None:
@@ -271,7 +279,8 @@ def _place_on_land(turn: Turn, p: Placement, factories: dict[str, Factory], new_
                  + turn.cite("placement_limit"))
         _bad(turn, p, ("units",), f"the complex in {p.at} may mobilize {factory.limit} units a turn (its IPC value); "
                                   f"{factory.used} already placed there, {count} more asked"
-                                  + (ships if factory.ships else ""), f"{factory.room} or fewer")
+                                  + (ships if factory.ships else "") + "".join(map(turn.cite, factory.rulings)),
+             f"{factory.room} or fewer")
         return
     factory.used += count
     for name in factory.rulings:
@@ -301,7 +310,7 @@ def _place_at_sea(turn: Turn, p: Placement, factories: dict[str, Factory],
             return
     else:
         if not near:
-            _bad(turn, p, ("at",), f"{p.at} borders no complex you may mobilize at",
+            _bad(turn, p, ("at",), f"{p.at} borders no complex you may mobilize at" + _no_ships_by(turn, p.at),
                  ", ".join(z for f in factories.values() for z in f.zones) or "none")
             return
         count = sum(units.values())

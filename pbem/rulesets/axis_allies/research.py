@@ -23,11 +23,12 @@ def check_research(turn: Turn) -> None:
         return
     development, _ = turn.orders.research
     if turn.skip_economy:
-        turn.ruling("lost_capital_orders")
-        turn.problem(("research",), f"{turn.power}'s capital is held by the enemy: no research until it is freed")
+        turn.problem(("research",), f"{turn.power}'s capital is held by the enemy: no research until it is freed"
+                                    + turn.cite("lost_capital_orders"))
         return
     if development in turn.developments:
-        turn.problem(("research", "development"), f"{turn.power} already has {development}: research something else",
+        turn.problem(("research", "development"), f"{turn.power} already has {development}: research something else"
+                                                  + turn.cite("research_owned"),
                      ", ".join(d for d in turn.table.developments if d not in turn.developments))
 
 

@@ -125,14 +125,14 @@ def _check_sea_noncombat(turn: Turn, plan: MovePlan, sea: list[Unit], errors: li
                                                      + turn.cite("noncombat_sea_hostile", "l.787"), None))
             return
         if turn.hostile_zone_now(space):
-            if turn.pos.units_in(space, owner=turn.power):
-                turn.ruling("hostile_sea_zone")
+            # own ships there do not make the zone friendly
+            shared = turn.cite("hostile_sea_zone") if turn.pos.units_in(space, owner=turn.power) else ""
             subs_pass = turn.edition.rules.noncombat_submarines_pass
             if last or not all(u.type == "submarine" for u in sea) or not subs_pass:
                 who = (" (submarines may pass, not stop)" if subs_pass else
                        ", submarines too" + turn.cite("noncombat_sea_hostile", "l.787"))
-                errors.append((move.where + ("path", i), f"{space} holds enemy units: in the noncombat move ships "
-                                                         f"sail only through friendly sea zones{who}", None))
+                errors.append((move.where + ("path", i), f"{space} holds enemy units{shared}: in the noncombat move "
+                                                         f"ships sail only through friendly sea zones{who}", None))
                 return
             if any(u.type == "destroyer" for u in turn.pos.enemy_units_in(space, turn.power)):
                 errors.append((move.where + ("path", i), f"submarines must stop in {space}: an enemy destroyer is "

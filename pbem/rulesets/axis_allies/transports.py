@@ -50,13 +50,16 @@ def check_cargo_ashore(turn: Turn, plan: MovePlan, land: list[Unit], phase: str,
             return
         if any(u.type == "aa_gun" for u in land):
             errors.append((move.where + ("units", "aa_gun"), "an AA gun never attacks: it does not go ashore in "
-                                                            "an amphibious assault", None))
+                                                            "an amphibious assault; it stays aboard"
+                           + turn.cite("aa_gun_in_assault"), None))
             return
         plan.assault = target
     elif not turn.friendly_territory_now(target):
         errors.append((move.where + ("path", 0), f"{target} is not friendly: cargo lands in enemy territory "
                                                  "only in an amphibious assault (combat move)", None))
         return
+    if any(turn.pos.units[t].owner != turn.power for t in transports if t in turn.pos.units):
+        turn.ruling("allied_transport")
     plan.unload_units = list(land)
 
 
@@ -85,7 +88,8 @@ def check_boarding(turn: Turn, plan: MovePlan, land: list[Unit], phase: str, err
                                                  f"(room: {turn.edition.rules.transport_room} each; "
                                                  "your own transports only if they did not move or unload)", None))
         return
-    turn.ruling("allied_transport")
+    if any(t.owner != turn.power for _, t in loads):
+        turn.ruling("allied_transport")
     plan.board_transports = loads
 
 

@@ -53,9 +53,8 @@ def pick_units(turn: Turn, move: Move, phase: str, taken: dict[int, Move], error
             errors.append((where, "an industrial complex never moves", None))
             continue
         if utype == "aa_gun" and move.frm in turn.captured and turn.edition.rules.captured_aa_guns_stay:
-            turn.ruling("aa_gun_captured_territory")
-            errors.append((where, f"{move.frm} was captured this turn: its AA guns do not move until the next turn "
-                                  "(l.785, l.869)", None))
+            errors.append((where, f"{move.frm} was captured this turn: its AA guns do not move until the next turn"
+                                  + turn.cite("aa_gun_captured_territory", "l.785, l.869"), None))
             continue
         candidates = _movable(turn, move, utype, phase, taken, n + 1)
         if (len(candidates) > n
