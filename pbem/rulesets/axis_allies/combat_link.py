@@ -48,6 +48,23 @@ def _casualty_order(types: list[str] | None, label: str, damage_first: bool = Tr
     return CasualtyOrder(damage_battleships_first=damage_first, keep_land_unit=keep_land_unit)
 
 
+def defender_orders(turn: Turn, power: str, space: str) -> PowerOrders:
+    """A defending power's standing orders for a battle (or an AA gun's fire) in `space`."""
+    standing = turn.standing.get(power)
+    if standing is None:
+        turn.default("casualty order when defending", "the cheapest unit first",
+                     f"{turn.board.power_names[power]} has no standing orders", power=power, once=True)
+        return PowerOrders()
+    override = standing.spaces.get(space)
+    types = (override.casualty_order if override and override.casualty_order else standing.casualty_order)
+    damage_first = (override.damage_battleships_first if override and override.damage_battleships_first
+                    is not None else standing.damage_battleships_first)
+    submerge = override.submerge if override and override.submerge else standing.submerge
+    label = "standing orders" + (f" for {space}" if override and override.casualty_order else "")
+    return PowerOrders(_casualty_order(types, label, damage_first, False),
+                       submerge, standing.shared_casualties)  # type: ignore[arg-type]
+
+
 def battle_orders(turn: Turn, battle: Battle, may_retreat: bool, retreat_to: str | None,
                   defending: set[str]) -> BattleOrders:
     """The attacker's decisions for this battle and each defender's standing orders.
@@ -67,22 +84,7 @@ def battle_orders(turn: Turn, battle: Battle, may_retreat: bool, retreat_to: str
     attacker = PowerOrders(
         _casualty_order(types, label, d.damage_battleships_first if d else True, d.keep_land_unit if d else True),
         d.submerge if d else "never")  # type: ignore[arg-type]
-    defenders: dict[str, PowerOrders] = {}
-    for power in sorted(defending, key=turn.board.power_order):
-        standing = turn.standing.get(power)
-        if standing is None:
-            turn.default("casualty order when defending", "the cheapest unit first",
-                         f"{turn.board.power_names[power]} has no standing orders", power=power, once=True)
-            defenders[power] = PowerOrders()
-            continue
-        override = standing.spaces.get(space)
-        types = (override.casualty_order if override and override.casualty_order else standing.casualty_order)
-        damage_first = (override.damage_battleships_first if override and override.damage_battleships_first
-                        is not None else standing.damage_battleships_first)
-        submerge = override.submerge if override and override.submerge else standing.submerge
-        label = "standing orders" + (f" for {space}" if override and override.casualty_order else "")
-        defenders[power] = PowerOrders(_casualty_order(types, label, damage_first, False),
-                                       submerge, standing.shared_casualties)  # type: ignore[arg-type]
+    defenders = {power: defender_orders(turn, power, space) for power in sorted(defending, key=turn.board.power_order)}
     retreat = RetreatRule()
     if d is not None and d.retreat is not None and may_retreat:
         retreat = RetreatRule(d.retreat.after_round, d.retreat.below_units, d.retreat.when_weaker, retreat_to)
@@ -94,7 +96,7 @@ def battle_orders(turn: Turn, battle: Battle, may_retreat: bool, retreat_to: str
 
 # --- a battle --------------------------------------------------------------------------------
 
-def _aa_casualties(turn: Turn) -> str | None:
+def aa_casualties(turn: Turn) -> str | None:
     """The game's ``aa_casualties`` option, None in an edition without it (the attacker picks)."""
     if any(o.name == "aa_casualties" for o in turn.edition.options):
         return turn.opt("aa_casualties")
@@ -166,7 +168,7 @@ def run_battle(turn: Turn, b: Battle) -> None:
         b.id, b.space, "land" if board.is_land(b.space) else "sea", turn.power, tuple(attackers), tuple(defenders),
         aa_gun=aa_owner, bombarding=tuple(bombarding), amphibious=b.kind.startswith("amphibious"),
         developments=_developments(turn), bombardment_targets=turn.opt("bombardment_targets"),
-        partial_retreat=turn.opt("partial_retreat"), aa_casualties=_aa_casualties(turn),
+        partial_retreat=turn.opt("partial_retreat"), aa_casualties=aa_casualties(turn),
         bystanders=tuple(bystanders), stranded=_stranded(turn, b), rules=turn.edition.combat)
     orders = battle_orders(turn, b, may_retreat, retreat_to, {p.owner for p in defenders})
     _log_rulings(turn, battle)
