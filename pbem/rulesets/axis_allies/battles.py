@@ -86,7 +86,7 @@ def _unused_battle_orders(turn: Turn) -> None:
                        reason=f"there was no battle in {space}: {why}")
     if turn.orders.casualty_order is not None and "casualty_order" not in named:
         turn.event("order_unused", power=turn.power, order="casualty_order",
-                   reason=f"no battle of this turn took the {turn.words.power(turn.power)}'s losses by it")
+                   reason="no loss in this turn's battles was chosen by it")
 
 
 def _check_battle_decisions(turn: Turn) -> None:
