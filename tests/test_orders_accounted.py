@@ -1,9 +1,6 @@
 """Every item of a turn's orders ends in an event that names it (`order: FIELD`, the item's field as
 problems name it) and says what became of it: carried out, partly, or not and why. Checked over every
 catalogue case whose orders pass and every turn of the example games.
-
-`NOT_YET_ACCOUNTED` lists the games whose events do not name their items yet; the test fails when
-such a game accounts for every item (take it off the list), so the list only shrinks.
 """
 
 from __future__ import annotations
@@ -22,7 +19,6 @@ from pbem.rulesets import get_ruleset
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 GAMES = ("aa-revised", "aa-europe", "qmg", "undaunted-stalingrad")
-NOT_YET_ACCOUNTED = {"aa-revised", "aa-europe"}
 
 
 def _load(path: Path) -> dict[str, Any]:
@@ -78,9 +74,5 @@ def _unaccounted(ruleset_id: str) -> list[str]:
 
 @pytest.mark.parametrize("ruleset_id", GAMES)
 def test_every_order_item_ends_in_an_event(ruleset_id: str) -> None:
-    if ruleset_id in NOT_YET_ACCOUNTED:
-        with pytest.raises((NotImplementedError, AssertionError)):
-            assert not _unaccounted(ruleset_id)
-        return
     missing = _unaccounted(ruleset_id)
     assert not missing, "order items no event accounts for:\n" + "\n".join(missing)

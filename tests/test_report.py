@@ -360,3 +360,27 @@ def test_allied_ships_standing_by_in_a_battle_are_listed_with_the_attackers():
     out = reports(start, end)
     assert all("Germany: 1 fighter; standing by, not firing: Japan: 1 destroyer" in html.unescape(text)
                for text in out.values())
+
+
+def test_the_orders_not_carried_out_are_listed_with_why():
+    # issue 25: every item of the orders that was not carried out, or only partly, is shown with why
+    events = [move(phase="noncombat", units={"fighter": 1}, missing={"fighter": 1}, order="noncombat_move[0]"),
+              {"type": "default", "power": "germany", "what": "retreat from Karelia S.S.R.", "applied": "no retreat",
+               "why": "Belorussia is no longer a friendly space the attackers came from",
+               "order": "battles.Karelia S.S.R."},
+              {"type": "order_unused", "power": "germany", "order": "casualty_order",
+               "reason": "no loss in this turn's battles was chosen by it"},
+              {"type": "place_skipped", "power": "germany", "space": "Poland", "units": {"tank": 1},
+               "reason": "no complex", "order": "place[0]"}]
+    out = reports(*events)
+    lines = ["noncombat_move[0]: Germany: 1 fighter of the move Germany → Poland not moved, lost in battle or to AA "
+             "fire",
+             "battles.Karelia S.S.R.: Germany: retreat from Karelia S.S.R.: no retreat: Belorussia is no longer a "
+             "friendly space the attackers came from",
+             "casualty_order: not needed: no loss in this turn's battles was chosen by it",
+             "place[0]: Germany: 1 tank not placed in Poland: no complex"]
+    shown = out["md"].replace("\\", "").split("### Orders not carried out\n", 1)[1].split("\n\n", 1)[0]
+    assert shown.splitlines() == [f"- {line}" for line in lines]
+    bbcode = out["bbcode"].replace("\u200b", "")  # the forums' tags in player text are broken up
+    assert all(f"[*]{line}\n" in bbcode and f"<li>{line}</li>" in html.unescape(out["html"]) for line in lines)
+    assert "Defaults applied" not in out["md"]  # a default that decides an item is said with the item

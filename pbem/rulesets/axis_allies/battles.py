@@ -65,8 +65,28 @@ def conduct_combat(turn: Turn) -> None:
         bombing_raid(turn, territory, [turn.pos.units[i] for i in raider_ids if i in turn.pos.units])
     rocket_strikes(turn)
     sea_first, rest = battle_sequence(turn)
+    if turn.orders.battle_order:
+        unfought = [s for s in turn.orders.battle_order if s not in sea_first + rest]
+        turn.event("battle_order", power=turn.power, spaces=sea_first + rest, order="battle_order",
+                   **({"reason": f"no attack is left on {', '.join(unfought)}"} if unfought else {}))
     for space in sea_first + rest:
         fight(turn, space)
+    if not turn.checking:
+        _unused_battle_orders(turn)
+
+
+def _unused_battle_orders(turn: Turn) -> None:
+    """Say which battle decisions and casualty order of the orders no battle needed, and why."""
+    named = {e.get("order") for e in turn.log.events}
+    for space, d in turn.orders.battles.items():
+        if field_name(d.where) not in named:
+            outcome = turn.outcomes.get(space)
+            why = "no attacker reached it" if outcome is None or outcome.lost else "it was entered without a battle"
+            turn.event("order_unused", power=turn.power, order=field_name(d.where),
+                       reason=f"there was no battle in {space}: {why}")
+    if turn.orders.casualty_order is not None and "casualty_order" not in named:
+        turn.event("order_unused", power=turn.power, order="casualty_order",
+                   reason="no loss in this turn's battles was chosen by it")
 
 
 def _check_battle_decisions(turn: Turn) -> None:
@@ -156,21 +176,23 @@ def _bombarding(turn: Turn, space: str, landed: list[Assault]) -> list[Unit]:
     fought no sea battle there; each that does not is told, with why."""
     zones = {a.zone for a in landed}
     bombarding: list[Unit] = []
-    lost: dict[tuple[str, str], list[Unit]] = {}
+    lost: dict[tuple[str, str, str], list[Unit]] = {}
     for u in turn.pos.all_units():
         move = turn.unit_moves.get(u.id)
         if u.owner != turn.power or move is None or move.bombard != space or not may_bombard(turn, u.type):
             continue  # the transport of a move that unloads and bombards
+        item = field_name(move.where)
         if u.fought:
-            lost.setdefault((u.space, f"it fought the sea battle in {u.space}, so it does not bombard"), []).append(u)
+            lost.setdefault((item, u.space, f"it fought the sea battle in {u.space}, so it does not bombard"),
+                            []).append(u)
         elif u.space not in zones:
-            lost.setdefault((u.space, f"no land units came ashore from {u.space}, so there is no bombardment"),
+            lost.setdefault((item, u.space, f"no land units came ashore from {u.space}, so there is no bombardment"),
                             []).append(u)
         else:
             bombarding.append(u)
-    for (zone, reason), ships in lost.items():
+    for (item, zone, reason), ships in lost.items():
         turn.event("move_skipped", phase="combat", power=turn.power, units=turn.counts(ships), **{"from": zone},
-                   to=space, reason=reason)
+                   to=space, reason=reason, order=item)
     return bombarding
 
 
@@ -188,11 +210,13 @@ def _land_cargo(turn: Turn, territory: str, assaults: list[Assault]) -> list[Ass
             turn.ruling("transport_hostile_zone")
             turn.event("move_skipped", phase="combat", power=turn.power, units=turn.counts(cargo),
                        **{"from": a.zone}, to=territory,
-                       reason=f"the landing is blocked: enemy units are still in {a.zone}")
+                       reason=f"the landing is blocked: enemy units are still in {a.zone}",
+                       order=field_name(a.move.where))
             continue
         if decisions is not None and decisions.cancel_landing:
             turn.event("move_skipped", phase="combat", power=turn.power, units=turn.counts(cargo),
-                       **{"from": a.zone}, to=territory, reason="landing cancelled by the attacker's orders")
+                       **{"from": a.zone}, to=territory, reason="landing cancelled by the attacker's orders",
+                       order=field_name(a.move.where))
             continue
         if (any(u.loaded for u in cargo) and any(turn.pos.units[t].fought for t in a.transports if t in turn.pos.units)
                 and turn.edition.has_option("load_fight_unload")):
@@ -329,7 +353,7 @@ def rocket_strikes(turn: Turn) -> None:
         used_guns[r.frm] = used_guns.get(r.frm, 0) + 1
         targets[r.target] = targets.get(r.target, 0) + 1
         if not turn.checking:
-            run_rocket(turn, r.frm, r.target, complex_owner or "")
+            run_rocket(turn, r, complex_owner or "")
 
 
 def _rocket_problem(turn: Turn, rocket: Rocket, where: tuple, message: str) -> bool:
@@ -337,5 +361,6 @@ def _rocket_problem(turn: Turn, rocket: Rocket, where: tuple, message: str) -> b
     if turn.checking:
         turn.problem(where, message)
     else:
-        turn.event("rocket_skipped", power=turn.power, **{"from": rocket.frm}, target=rocket.target, reason=message)
+        turn.event("rocket_skipped", power=turn.power, **{"from": rocket.frm}, target=rocket.target, reason=message,
+                   order=field_name(rocket.where))
     return False

@@ -10,6 +10,8 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+from pbem.core.yamlio import field_name
+
 from pbem.rulesets.axis_allies import odds
 from pbem.rulesets.axis_allies.odds_chain import BattleTooLarge, StepsNotCovered
 from pbem.rulesets.axis_allies.capture import take_territory
@@ -21,7 +23,7 @@ from pbem.rulesets.axis_allies.combat.resolve import BattleResult, resolve_battl
 from pbem.rulesets.axis_allies.combat.volleys import aa_volley
 from pbem.rulesets.axis_allies.convoys import take_convoy
 from pbem.rulesets.axis_allies.context import NEVER_CASUALTIES, Battle, Outcome, Turn
-from pbem.rulesets.axis_allies.orders import BattleDecisions
+from pbem.rulesets.axis_allies.orders import BattleDecisions, Rocket
 from pbem.rulesets.axis_allies.retreats import retreat_options
 from pbem.rulesets.axis_allies.state import Unit
 from pbem.rulesets.axis_allies.stranded_fighters import rehouse_carrier_fighters
@@ -144,6 +146,38 @@ def _log_rulings(turn: Turn, battle: CombatBattle) -> None:
     if aa_volley(battle, battle.attackers):
         turn.ruling("aa_casualties")  # Europe's option, Revised's ruling: who picks the aircraft shot down
 
+
+def _retreat(turn: Turn, b: Battle) -> tuple[str | None, bool]:
+    """(where land and sea units retreat to, whether the orders' retreat rule applies); a retreat that
+    can no longer be made as ordered is said, with why, naming the battle's orders."""
+    d = b.decisions
+    if d is None or d.retreat is None:
+        return None, False
+    if d.retreat.to is None:
+        return None, True  # aircraft only, checked with the orders
+    item = field_name(d.where)
+    if d.retreat.to not in retreat_options(turn, b.space):
+        turn.default(f"retreat from {b.space}", "no retreat",
+                     f"{d.retreat.to} is no longer a friendly space the attackers came from", order=item)
+        return None, False
+    if b.kind == "amphibious_land":
+        turn.default(f"retreat from {b.space}", "aircraft only", "cargo went ashore in an amphibious assault: the land "
+                     "units that landed or joined the landing fight on; only aircraft may retreat", order=item)
+    return d.retreat.to, True
+
+
+def _name_orders(turn: Turn, b: Battle, events: list[dict]) -> None:
+    """The battle's events that account for items of the orders: the battle's end for its decisions,
+    the attacker's losses taken by the orders' casualty order."""
+    if b.decisions is not None:
+        events[-1]["order"] = field_name(b.decisions.where)
+    if turn.orders.casualty_order is None or (b.decisions is not None and b.decisions.casualty_order is not None):
+        return
+    for e in events:
+        if e["type"] == "casualties" and e["side"] == "attacker" and e["chosen_by"] == turn.power == e["power"]:
+            e["order"] = "casualty_order"
+
+
 def run_battle(turn: Turn, b: Battle) -> None:
     """Fight one battle with the combat package and carry out its result."""
     pos, board = turn.pos, turn.board
@@ -155,15 +189,7 @@ def run_battle(turn: Turn, b: Battle) -> None:
     bombarding = [Piece(u.id, u.type, u.owner) for u in b.bombarding]
     if bombarding:
         turn.ruling("bombardment_targets")
-    retreat_to, may_retreat = None, False
-    if b.decisions is not None and b.decisions.retreat is not None:
-        if b.decisions.retreat.to is None:
-            may_retreat = True  # aircraft only, checked with the orders
-        elif b.decisions.retreat.to in retreat_options(turn, b.space):
-            retreat_to, may_retreat = b.decisions.retreat.to, True
-        else:
-            turn.default(f"retreat from {b.space}", "no retreat",
-                         f"{b.decisions.retreat.to} is no longer a friendly space the attackers came from")
+    retreat_to, may_retreat = _retreat(turn, b)
     battle = CombatBattle(
         b.id, b.space, "land" if board.is_land(b.space) else "sea", turn.power, tuple(attackers), tuple(defenders),
         aa_gun=aa_owner, bombarding=tuple(bombarding), amphibious=b.kind.startswith("amphibious"),
@@ -209,6 +235,7 @@ def run_battle(turn: Turn, b: Battle) -> None:
     if captured:
         end["captured"] = True
     end["odds"] = battle_luck(battle, orders, result)
+    _name_orders(turn, b, events)
     turn.log.extend(events)
     if captured:
         take_territory(turn, b.space, turn.power)
@@ -254,8 +281,13 @@ def run_raid(turn: Turn, territory: str, raiders: list[Unit]) -> None:
     pos, board, rules = turn.pos, turn.board, turn.edition.combat
     victim = pos.complex_owner(territory)
     if victim is None or not board.enemies(victim, turn.power):
-        turn.event("move_skipped", phase="combat", power=turn.power, units=turn.counts(raiders),
-                   **{"from": raiders[0].start_space}, to=territory, reason=f"no enemy industrial complex in {territory}")
+        by_move: dict[str, list[Unit]] = {}
+        for u in raiders:
+            by_move.setdefault(field_name(turn.unit_moves[u.id].where), []).append(u)
+        for item, units in by_move.items():
+            turn.event("move_skipped", phase="combat", power=turn.power, units=turn.counts(units),
+                       **{"from": units[0].start_space}, to=territory,
+                       reason=f"no enemy industrial complex in {territory}", order=item)
         return
     bombers = [_raid_piece(u) for u in raiders if u.type == "bomber"]
     escorts = [_raid_piece(u) for u in raiders if u.type != "bomber"]
@@ -274,7 +306,11 @@ def run_raid(turn: Turn, territory: str, raiders: list[Unit]) -> None:
         if piece.id in pos.units:
             pos.remove(pos.units[piece.id])
     pos.treasury[victim] = pos.treasury.get(victim, 0) - result.paid
-    turn.log.extend([dict(e) for e in result.events])
+    events = [dict(e) for e in result.events]
+    decisions = turn.orders.battles.get(territory)
+    if decisions is not None:  # its decisions for the raided territory serve the raid (its losses)
+        events[-1]["order"] = field_name(decisions.where)
+    turn.log.extend(events)
 
 
 def _raid_piece(u: Unit) -> Piece:
@@ -326,10 +362,10 @@ def _raid_choices(turn: Turn, territory: str, raiders: list[Piece],
     return RaidChoices(aa, policies["attacker"], policies["defender"])
 
 
-def run_rocket(turn: Turn, origin: str, target: str, victim: str) -> None:
-    """One AA gun's rocket strike at the complex in `target`."""
+def run_rocket(turn: Turn, rocket: Rocket, victim: str) -> None:
+    """One AA gun's rocket strike at the complex in its target."""
     pos = turn.pos
-    result = resolve_rocket_strike(origin, target, turn.power, victim, turn.board.ipc(target),
+    result = resolve_rocket_strike(rocket.frm, rocket.target, turn.power, victim, turn.board.ipc(rocket.target),
                                    pos.treasury.get(victim, 0), turn.roll)
     pos.treasury[victim] = pos.treasury.get(victim, 0) - result.paid
-    turn.log.add(**dict(result.event))
+    turn.log.add(**dict(result.event), order=field_name(rocket.where))

@@ -228,16 +228,18 @@ class Turn:
         rule = f"ruling {name}" if len(o.allowed) == 1 else f"option {name} = {o.value_in(self.pos.options)}"
         return f" ({rule}{', ' + source if source else ''})"
 
-    def default(self, what: str, applied: Any, why: str, power: str | None = None, once: bool = False) -> None:
+    def default(self, what: str, applied: Any, why: str, power: str | None = None, once: bool = False,
+                order: str | None = None) -> None:
         """Record a `default` event: a decision `power`'s orders (default: the mover's) left open, the
         value used and why. With `once`, only the first time this turn for that power and decision
-        (a default that applies to every battle is said once)."""
+        (a default that applies to every battle is said once). `order`: the item of the orders that
+        could not be carried out as written and that this event accounts for."""
         power = power or self.power
         if once:
             if (power, what) in self.defaults_logged:
                 return
             self.defaults_logged.add((power, what))
-        self.event("default", power=power, what=what, applied=applied, why=why)
+        self.event("default", power=power, what=what, applied=applied, why=why, **({"order": order} if order else {}))
 
     def roll(self, count: int) -> list[int]:
         """Roll `count` dice from the turn's dice stream (never while checking orders)."""

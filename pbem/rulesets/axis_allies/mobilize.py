@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pbem.core.yamlio import field_name
+
 from pbem.rulesets.axis_allies.names import a
 from pbem.rulesets.axis_allies.context import Turn
 from pbem.rulesets.axis_allies.orders import Placement
@@ -63,7 +65,7 @@ def purchase_units(turn: Turn) -> None:
     cost = purchase_cost(turn)
     turn.pos.treasury[turn.power] -= cost
     turn.event("purchase", power=turn.power, units=dict(turn.orders.purchase), cost=cost,
-               treasury_after=turn.pos.treasury[turn.power])
+               treasury_after=turn.pos.treasury[turn.power], order="purchase")
 
 
 @dataclass
@@ -228,7 +230,7 @@ def place_with_advance(turn: Turn) -> None:
                                                "into a territory, ships into a sea zone")
             continue
         if not turn.checking:
-            _put(turn, p.at, dict(p.units))
+            _put(turn, p, dict(p.units))
     _check_all_placed(turn, placed)
 
 
@@ -249,7 +251,7 @@ def _place_on_land(turn: Turn, p: Placement, factories: dict[str, Factory], new_
         new_complexes.add(p.at)
         if ok and not turn.checking:
             turn.ruling("new_complex")
-            _put(turn, p.at, {"industrial_complex": n})
+            _put(turn, p, {"industrial_complex": n})
     if not units:
         return
     for utype in units:
@@ -288,7 +290,7 @@ def _place_on_land(turn: Turn, p: Placement, factories: dict[str, Factory], new_
     if turn.edition.rules.extra_placement.get(turn.power) == p.at:
         turn.ruling("canada_placement")
     if not turn.checking:
-        _put(turn, p.at, units)
+        _put(turn, p, units)
 
 
 def _place_at_sea(turn: Turn, p: Placement, factories: dict[str, Factory],
@@ -360,22 +362,27 @@ def _place_at_sea(turn: Turn, p: Placement, factories: dict[str, Factory],
     new_carriers.boarded.update(u.id for u in existing[:boarding])
     if turn.checking:
         return
-    new = _put(turn, p.at, units)
+    new = _put(turn, p, units)
     new_carriers.riders.setdefault(p.at, []).extend([u for u in new if u.type == "fighter"] + existing[:boarding])
 
 
-def _put(turn: Turn, space: str, units: dict[str, int]) -> list[Unit]:
-    new = []
+def _put(turn: Turn, p: Placement, units: dict[str, int]) -> list[Unit]:
+    space, new = p.at, []
     for utype in turn.table.sort_types(units):
         for _ in range(units[utype]):
             u = turn.pos.add(turn.power, utype, space)
             u.placed = True
             new.append(u)
-    turn.event("place", power=turn.power, space=space, units={t: units[t] for t in turn.table.sort_types(units)})
+    turn.event("place", power=turn.power, space=space, units={t: units[t] for t in turn.table.sort_types(units)},
+               order=field_name(p.where))
     return new
 
 
 def _bad(turn: Turn, p: Placement, sub: tuple, message: str, allowed: str | None = None) -> bool:
+    """A placement refused: a problem while checking; in play (the position changed since) a skip with why."""
     if turn.checking:
         turn.problem(p.where + sub, message, allowed)
+    else:
+        turn.event("place_skipped", power=turn.power, space=p.at, units=dict(p.units), reason=message,
+                   order=field_name(p.where))
     return False

@@ -16,6 +16,8 @@ the reason.
 
 from __future__ import annotations
 
+from pbem.core.yamlio import field_name
+
 from pbem.rulesets.axis_allies.air_movement import check_air
 from pbem.rulesets.axis_allies.capture import take_territory
 from pbem.rulesets.axis_allies.context import Assault, Outcome, Turn
@@ -48,8 +50,8 @@ def check_move(turn: Turn, move: Move, phase: str, taken: dict[int, Move], error
                                                 "`load`)", None))
         return None
     if (move.load or move.unload) and not any(u.type == "transport" for u in sea):
-        field_name = "load" if move.load else "unload"
-        errors.append((move.where + (field_name,), "only transports load and unload", None))
+        key = "load" if move.load else "unload"
+        errors.append((move.where + (key,), "only transports load and unload", None))
     # fighters fly a raid only as the bombers' escort, where the edition has escorts (Europe l.711)
     raiders = ("bomber", "fighter") if turn.edition.combat.raid_escorts else ("bomber",)
     if move.bombing_raid and (not air or any(u.type not in raiders for u in units)):
@@ -135,7 +137,7 @@ def apply_move(turn: Turn, plan: MovePlan, phase: str) -> None:
         notes.append(move.note)
     if plan.units:
         event = {"phase": phase, "power": turn.power, "units": turn.counts(plan.units), "from": move.frm,
-                 "path": list(move.path), "to": move.to}
+                 "path": list(move.path), "to": move.to, "order": field_name(move.where)}
         if cargo_units:
             event["cargo"] = turn.power_counts(cargo_units)
         if plan.missing:

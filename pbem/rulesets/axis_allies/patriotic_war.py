@@ -5,6 +5,8 @@ before the next Soviet turn."""
 
 from __future__ import annotations
 
+from pbem.core.yamlio import field_name
+
 from pbem.rulesets.axis_allies.context import Turn
 
 
@@ -53,4 +55,4 @@ def take_over(turn: Turn) -> None:
             u.owner = turn.power
             u.moved_noncombat = True  # it may not move again this turn
         turn.event("patriotic_war", power=turn.power, territory=e.territory, **{"from": e.power},
-                   units=turn.counts(taken))
+                   units=turn.counts(taken), order=field_name(e.where))

@@ -53,7 +53,7 @@ def develop_weapons(turn: Turn) -> None:
     if success:
         _gain(turn, development)
     turn.event("research", power=turn.power, development=development, target=target, dice=dice,
-               success=success, cost=cost)
+               success=success, cost=cost, order="research")
     if not success and _needs(turn, development):
         turn.ruling("research_this_turn")
 

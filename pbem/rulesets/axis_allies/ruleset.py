@@ -117,6 +117,16 @@ class AxisAllies(Ruleset):
         from pbem.rulesets.axis_allies.turn import resolve_turn
         return resolve_turn(self.edition, state, submissions[state["next_power"]], standing, dice, log)
 
+    def order_items(self, orders: dict[str, Any]) -> list[str]:
+        """Every order of the file that something is done with: each move, rocket, placement, takeover
+        and battle's decisions, and the purchase, research, battle order, casualty order, cash advance
+        and Middle East payers as one item each (`power`, `round` and notes decide nothing)."""
+        items = [key for key in ("research", "purchase", "casualty_order", "battle_order", "cash_advance",
+                                 "middle_east_payers") if orders.get(key) not in (None, [], {})]
+        for key in ("combat_move", "rockets", "noncombat_move", "patriotic_war", "place"):
+            items += [f"{key}[{i}]" for i in range(len(orders.get(key) or []))]
+        return items + [f"battles.{space}" for space in orders.get("battles") or {}]
+
     def check_standing_orders(self, state: dict[str, Any], standing: Document) -> list[Problem]:
         from pbem.rulesets.axis_allies.orders import read_standing
         return read_standing(standing, self.edition)[1]

@@ -189,7 +189,9 @@ def claim_cash_advance(turn: Turn) -> None:
     if last:
         pos.cash_advance.pop(side)
     pos.treasury[turn.power] += claim
-    turn.event("cash_advance", power=turn.power, amount=claim, left=left - claim, treasury_after=pos.treasury[turn.power])
+    turn.event("cash_advance", power=turn.power, amount=claim, left=left - claim,
+               treasury_after=pos.treasury[turn.power],
+               **({"order": "cash_advance"} if turn.orders.cash_advance is not None else {}))
 
 
 def _refuse_research(turn: Turn) -> None:
@@ -222,7 +224,7 @@ def _report(turn: Turn, move: Move, errors: list, phase: str, reason: str | None
         return
     text = reason or "; ".join(message for _, message, _ in errors)
     turn.event("move_skipped", phase=phase, power=turn.power, units=dict(move.units), **{"from": move.frm},
-               to=move.to, reason=text)
+               to=move.to, reason=text, order=field_name(move.where))
 
 
 def _run(turn: Turn, move: Move, phase: str, taken: dict[int, Move]) -> MovePlan | None:
@@ -342,6 +344,7 @@ def collect_income(turn: Turn) -> None:
         turn.event("income", power=power, amount=0, treasury_after=pos.treasury[power],
                    reason=f"its capital {capital} is held by {turn.board.power_names[pos.control[capital]]}"
                    + (f"; the Allies pay none of its Middle East track ({track} IPCs) either" if track else ""))
+        _payers_unused(turn, f"its capital {capital} is held by the enemy, so it collects no income")
         return
     if turn.skip_economy:
         turn.ruling("capital_freed_this_turn")
@@ -379,12 +382,14 @@ def middle_east_payment(turn: Turn) -> None:
         return
     countries, track = _middle_east_track(turn)
     if not track:
+        _payers_unused(turn, f"{turn.words.power(power)} holds no Middle East country")
         return
     turn.ruling("middle_east_track")
     turn.ruling("middle_east_payment")
     offers = {p: (turn.standing[p].middle_east_offer or 0) if p in turn.standing else 0 for p in payers}
     if sum(min(offers[p], pos.treasury[p]) for p in payers) >= track:
         chosen_by, order, limit = "allies", payers, offers
+        _payers_unused(turn, "the Allies' standing offers pay all of the Middle East income")
     else:
         chosen_by, limit = power, {p: pos.treasury[p] for p in payers}
         # l.841: Germany picks who pays; an Ally it did not pick pays nothing
@@ -403,7 +408,14 @@ def middle_east_payment(turn: Turn) -> None:
             left -= amount
     pos.treasury[power] += track - left
     turn.event("middle_east_payment", power=power, countries=countries, track=track, payments=payments,
-               chosen_by=chosen_by, unpaid=left, treasury_after=pos.treasury[power])
+               chosen_by=chosen_by, unpaid=left, treasury_after=pos.treasury[power],
+               **({"order": "middle_east_payers"} if chosen_by == power and turn.orders.middle_east_payers else {}))
+
+
+def _payers_unused(turn: Turn, why: str) -> None:
+    if turn.orders.middle_east_payers:
+        turn.event("order_unused", power=turn.power, order="middle_east_payers",
+                   reason=f"nobody needed choosing to pay: {why}")
 
 
 def victory_check(turn: Turn) -> None:

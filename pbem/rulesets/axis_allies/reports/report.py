@@ -107,6 +107,28 @@ def _luck_line(attacker: str, odds: dict[str, Any] | None) -> str:
                "were left out)." if "error_bound" in odds else ""))
 
 
+_NOT_DONE = {
+    "move_skipped": lambda w, e: f"{w.power(e['power'])}: {w.units(e['units'])} {e['from']} → {e['to']} not moved",
+    "move": lambda w, e: f"{w.power(e['power'])}: {w.units(e['missing'])} of the move {e['from']} → {e['to']} not "
+                         "moved, lost in battle or to AA fire",
+    "place_skipped": lambda w, e: f"{w.power(e['power'])}: {w.units(e['units'])} not placed in {e['space']}",
+    "battle_order": lambda w, e: f"battles fought in the order {', '.join(e['spaces'])}",
+    "default": lambda w, e: f"{w.power(e['power'])}: {e['what']}: {e['applied']}",
+    "order_unused": lambda w, e: "not needed",
+}
+"""What was left undone of an order item, by the type of the event that says so (a rocket strike not made
+is said with the rockets)."""
+
+
+def _not_carried_out(w: Words, e: dict[str, Any]) -> str | None:
+    """The line for an event that says an item of the orders was not carried out, or only partly,
+    naming the item and why; None for any other event."""
+    why = e.get("reason") or e.get("why")
+    if "order" not in e or e["type"] not in _NOT_DONE or not (why or e.get("missing")):
+        return None
+    return f"{e['order']}: {_NOT_DONE[e['type']](w, e)}" + (f": {why}" if why else "")
+
+
 def _other_line(w: Words, e: dict[str, Any]) -> str:
     kind = e["type"]
     if kind == "lost":
@@ -298,8 +320,7 @@ def report_model(before: dict[str, Any], after: dict[str, Any], log: EventLog,
         "noncombat_moves": [_move_line(w, e) for e in log.of_type("move") if e["phase"] == "noncombat"]
         + [f"Patriotic War: {w.power(e['power'])} takes over {w.power(e['from'])}'s {w.units(e['units'])} in "
            f"{e['territory']}; they do not move this turn" for e in log.of_type("patriotic_war")],
-        "skipped": [f"{w.power(e['power'])}: {w.units(e['units'])} {e['from']} → {e['to']} not "
-                    f"moved: {e['reason']}" for e in log.of_type("move_skipped")],
+        "not_carried_out": [line for e in events if (line := _not_carried_out(w, e))],
         "lost": [_other_line(w, e) for e in log.of_type("lost") if not e.get("battle")],
         "placements": [f"{w.power(e['power'])} places {w.units(e['units'])} in {e['space']}"
                        for e in log.of_type("place")],
@@ -310,7 +331,7 @@ def report_model(before: dict[str, Any], after: dict[str, Any], log: EventLog,
         + [_middle_east_line(w, e) for e in log.of_type("middle_east_payment")],
         "victory": [_victory(w, e) for e in log.of_type("victory_check")],
         "summary": _position(w, ruleset.summary(after)),
-        "defaults": [_other_line(w, e) for e in log.of_type("default")],
+        "defaults": [_other_line(w, e) for e in log.of_type("default") if "order" not in e],
         "rulings": sorted({_other_line(w, e) for e in log.of_type("ruling")}),
         "inputs": _inputs(w, start),
         "seed": start["seed"], "commitment": start["seed_commitment"],
