@@ -26,8 +26,8 @@ NOT_YET_SAID = {
     "aa-revised": {"battle_end", "rockets_from_captured"},
     "aa-europe": set(),
     "qmg": set(),
-    # neither can decide with the pack pbem ships (docs/undaunted-rules.md says why)
-    "undaunted-stalingrad": {"command_card_fire", "german_table"},
+    # cannot decide with the pack pbem ships (docs/undaunted-rules.md says why)
+    "undaunted-stalingrad": {"command_card_fire"},
 }
 
 NOT_YET_LISTED = {"aa-revised": set(), "aa-europe": set(), "qmg": set(), "undaunted-stalingrad": set()}

@@ -205,6 +205,10 @@ class Undaunted(Ruleset):
                 dice: Dice, log: EventLog, hidden: Dice | None = None) -> dict[str, Any]:
         decided = self.decisions(state, submissions, standing)
         if state["phase"] == "bid":
+            if state["round"] == 1:  # the scenario's first exchange: say what its data decided
+                texts = {o.name: o.text for o in RULINGS}
+                for name in self.pack_for(state).scenarios[state["scenario"]].rulings:
+                    log.add("ruling", name=name, text=texts[name])
             return resolve_bids(self.pack_for(state), state, {s: o["bid"] for s, o in decided["orders"].items()}, log)
         (orders,) = decided["orders"].values()
         return resolve_turn(self.pack_for(state), state, orders, decided["standing"], dice, hidden, log)
@@ -223,4 +227,7 @@ class Undaunted(Ruleset):
 
     def check_content(self, folder: Path | None) -> tuple[list[str], list[str]]:
         pack = load_pack(folder) if folder else self.pack
-        return check_pack(pack), pack.notes
+        known = {o.name for o in RULINGS}
+        unknown = [f"scenario {sc.id}: rulings: unknown ruling {name!r} (allowed: {', '.join(sorted(known))})"
+                   for sc in pack.scenarios.values() for name in sc.rulings if name not in known]
+        return check_pack(pack) + unknown, pack.notes

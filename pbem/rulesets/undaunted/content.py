@@ -166,6 +166,8 @@ class Scenario:
     upgrades: int = 2
     total_rout: bool = True
     """False where the overview says that routing every enemy Riflemen unit does not win."""
+    rulings: tuple[str, ...] = ()
+    """The rulings its data encode (a table the book prints for one side only), said at its first bids."""
 
 
 @dataclass(frozen=True)
@@ -290,6 +292,7 @@ CONTENT_SCHEMA = {
                      "objectives": {"type": "object", "required": list(SIDES), "additionalProperties": False,
                                     "properties": {side: {"$ref": "#/$defs/objective"} for side in SIDES}},
                      "total_rout": {"type": "boolean"},
+                     "rulings": {"type": "array", "items": {"type": "string"}},
                      "initiative": {"enum": list(SIDES)},
                      "supply": {"type": "object", "required": list(SIDES), "additionalProperties": False,
                                 "properties": {side: {"type": "array", "items": {"type": "string"}} for side in SIDES}},
@@ -402,7 +405,8 @@ def _pack(data: dict[str, Any]) -> Pack:
     for name, sc in data["scenarios"].items():
         scenarios[sc["id"]] = Scenario(sc["id"], sc["name"], sc["layout"], sc["objectives"], sc["initiative"],
                                        sc["supply"], sc["draw_deck"], sc.get("area"), sc.get("game_state") or {},
-                                       tuple(sc.get("fortify") or ()), sc.get("upgrades", 2), sc.get("total_rout", True))
+                                       tuple(sc.get("fortify") or ()), sc.get("upgrades", 2), sc.get("total_rout", True),
+                                       tuple(sc.get("rulings") or ()))
         notes += [f"scenario {sc['id']}: {what}: demo" for what in sc.get("demo") or []]
     campaign = data["campaign"]
     stories = {code: Story(st["scenario"], st.get("unlock") or {}, st.get("replace") or {}, st.get("merge") or {})
