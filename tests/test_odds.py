@@ -192,7 +192,8 @@ EUROPE_SMALL = {  # Europe's own steps, every die enumerated through fight_round
                       aa_gun="ussr"), BattleOrders()),
     "aa gun and counted entries": (europe("land", "germany", {"germany": {"infantry": 2, "fighter": 1}},
                                           {"ussr": {"infantry": 1}}, aa_gun="ussr"),
-                                   BattleOrders(PowerOrders(CasualtyOrder((("infantry", 1), ("fighter", 1), "infantry"))))),
+                                   BattleOrders(PowerOrders(CasualtyOrder(
+                                       (("infantry", 1), ("fighter", 1), "infantry"))))),
 }
 
 

@@ -123,7 +123,8 @@ class _Reader:
                 self.problem(option, f"{a(unit.replace('_', ' '))} is never a casualty in a battle",
                              ", ".join(self.edition.combat.casualty_order))
             elif n == 0:
-                self.problem(option, f"{item!r} loses no unit first", f"a number of 1 or more, e.g. 1 {unit.replace('_', ' ')}")
+                self.problem(option, f"{item!r} loses no unit first",
+                             f"a number of 1 or more, e.g. 1 {unit.replace('_', ' ')}")
             elif n is not None:
                 entries.append((unit, n))
             elif unit not in entries:  # a bare type twice: the second would take nothing
