@@ -41,11 +41,16 @@ class Dice:
         return self.dice[self.used - n:self.used]
 
 
+def entries(order: list) -> tuple:
+    """A casualty order's entries as CasualtyOrder takes them: {tank: 1} is ("tank", 1)."""
+    return tuple(e if isinstance(e, str) else next(iter(e.items())) for e in order)
+
+
 def casualty_order(spec: dict, label: str) -> CasualtyOrder:
     """A CasualtyOrder from the keys of orders.schema.json's battle decisions."""
     defaults = CasualtyOrder()
     return CasualtyOrder(
-        tuple(spec.get("casualty_order", defaults.types)),
+        entries(spec.get("casualty_order", defaults.types)),
         spec.get("damage_battleships_first", True), spec.get("keep_land_unit", True),
         label if "casualty_order" in spec else defaults.label)
 
@@ -60,7 +65,7 @@ def battle_orders(spec: dict) -> BattleOrders:
     return BattleOrders(
         PowerOrders(casualty_order(attacker, "attacker's casualty order"), attacker.get("submerge", "never")),
         defenders, RetreatRule(**spec.get("retreat", {})),
-        CasualtyOrder(tuple(enemy), label="the attacker's enemy_casualties order") if enemy
+        CasualtyOrder(entries(enemy), label="the attacker's enemy_casualties order") if enemy
         else BattleOrders().enemy_casualties)
 
 

@@ -72,6 +72,12 @@ SMALL = {  # battles with at most 5 dice a round, so every die can be enumerated
                                   {"germany": {"submarine": 1, "transport": 1}}),
                            BattleOrders(defenders={"germany": PowerOrders(submerge="always")})),
     "cargo": (LOADED, BattleOrders()),
+    "counted entry": (battle("land", "germany", {"germany": {"infantry": 1, "tank": 2}}, {"ussr": {"infantry": 2}}),
+                      BattleOrders(PowerOrders(CasualtyOrder((("tank", 1), "infantry", "tank"))))),
+    "counted battleship": (battle("sea", "usa", {"usa": {"destroyer": 2, "fighter": 1}},
+                                  {"japan": {"destroyer": 1, "battleship": 1}}),
+                           BattleOrders(defenders={"japan": PowerOrders(CasualtyOrder(
+                               (("battleship", 1), "destroyer"), damage_battleships_first=False))})),
 }
 
 
@@ -184,6 +190,10 @@ EUROPE_SMALL = {  # Europe's own steps, every die enumerated through fight_round
                                   BattleOrders(retreat=RetreatRule(after_round=2))),
     "aa gun": (europe("land", "germany", {"germany": {"infantry": 1, "fighter": 1}}, {"ussr": {"infantry": 1}},
                       aa_gun="ussr"), BattleOrders()),
+    "aa gun and counted entries": (europe("land", "germany", {"germany": {"infantry": 2, "fighter": 1}},
+                                          {"ussr": {"infantry": 1}}, aa_gun="ussr"),
+                                   BattleOrders(PowerOrders(CasualtyOrder(
+                                       (("infantry", 1), ("fighter", 1), "infantry"))))),
 }
 
 
@@ -459,3 +469,11 @@ def test_the_largest_battles_stay_within_a_turns_work_bound() -> None:
     assert luck.attacker_wins + luck.draw + luck.defender_holds == pytest.approx(1, abs=1e-12)
     in_turn = combat_link.battle_luck(b, BattleOrders(), result)
     assert in_turn["this_good_or_better"] == round(luck.this_good_or_better, 6)
+
+
+def test_counted_entry_is_neither_bare_order() -> None:
+    """One tank, then the infantry, then the other tank: neither priority list of types gives its ends."""
+    b, orders = SMALL["counted entry"]
+    counted = _ends(battle_odds(b, orders, top=10_000))
+    for types in (("tank", "infantry"), ("infantry", "tank")):
+        assert _ends(battle_odds(b, BattleOrders(PowerOrders(CasualtyOrder(types))), top=10_000)) != counted

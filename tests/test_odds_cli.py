@@ -85,6 +85,8 @@ def test_an_unknown_unit_is_an_error_with_a_suggestion() -> None:
     (("--attacker", "1 tank", "--defender", "1 infantry", "--retreat-below-chance", "0.5", "--simulate", "100"),
      "cannot be simulated"),
     (("--attacker", "", "--defender", "1 infantry"), "the attacker needs at least one unit"),
+    (("--attacker", "2 tanks", "--defender", "1 infantry", "--attacker-order", "0 tanks, tank"),
+     "'0 tanks' loses no unit first (allowed: a number of 1 or more, e.g. 1 tank)"),
     (("--attacker", "1 tank", "--defender", "1 infantry", "--ruleset", "chess"), "unknown ruleset 'chess'"),
 ])
 def test_impossible_battles_are_errors_that_say_why(args: tuple[str, ...], message: str) -> None:
@@ -151,6 +153,8 @@ def test_options_change_the_odds() -> None:
     assert 0 < cautious["retreat"] < 1 and cautious["attacker_ipc_lost"] < odds_json(*BATTLE)["attacker_ipc_lost"]
     tanks_first = odds_json(*BATTLE, "--attacker-order", "tank, artillery")
     assert tanks_first["attacker_survivors"]["tank"] < odds_json(*BATTLE)["attacker_survivors"]["tank"]
+    one_tank_first = odds_json(*BATTLE, "--attacker-order", "1 tank, infantry, artillery, tank")
+    assert plain != one_tank_first["attacker_win"] != tanks_first["attacker_win"]
 
 
 def test_text_output() -> None:

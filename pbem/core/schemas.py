@@ -116,6 +116,10 @@ def _describe(error: ValidationError) -> tuple[list[str | int], str, str | None]
         return path, f"{error.instance!r} is not one of the choices", ", ".join(map(str, error.validator_value))
     if error.validator == "minimum":
         return path, f"{error.instance!r} is too small", f"{error.validator_value} or more"
+    if error.validator in ("minProperties", "maxProperties") and isinstance(error.instance, dict):
+        bound = "at least" if error.validator == "minProperties" else "at most"
+        return (path, f"{error.instance!r} has {len(error.instance)} entries, {bound} {error.validator_value}",
+                schema.get("description"))
     if error.validator == "pattern":
         return path, f"{error.instance!r} has the wrong form", schema.get("description")
     return path, error.message, None

@@ -17,7 +17,7 @@ from pbem.rulesets.axis_allies.odds_chain import BattleTooLarge, StepsNotCovered
 from pbem.rulesets.axis_allies.capture import take_territory
 from pbem.rulesets.axis_allies.combat.battle import Battle as CombatBattle, Piece
 from pbem.rulesets.axis_allies.combat.casualties import casualty_policies
-from pbem.rulesets.axis_allies.combat.decisions import BattleOrders, CasualtyOrder, PowerOrders, RetreatRule
+from pbem.rulesets.axis_allies.combat.decisions import BattleOrders, CasualtyOrder, Entry, PowerOrders, RetreatRule
 from pbem.rulesets.axis_allies.combat.raids import RaidChoices, resolve_bombing_raid, resolve_rocket_strike
 from pbem.rulesets.axis_allies.combat.resolve import BattleResult, resolve_battle, takes_territory
 from pbem.rulesets.axis_allies.combat.volleys import aa_volley
@@ -43,7 +43,7 @@ def _developments(turn: Turn) -> dict[str, frozenset[str]]:
 
 # --- decisions -------------------------------------------------------------------------------
 
-def _casualty_order(types: list[str] | None, label: str, damage_first: bool = True,
+def _casualty_order(types: list[Entry] | None, label: str, damage_first: bool = True,
                     keep_land_unit: bool = True) -> CasualtyOrder:
     if types:
         return CasualtyOrder(tuple(types), damage_first, keep_land_unit, label)

@@ -64,7 +64,9 @@ class SideStates:
         counts = [0] * len(self.classes)
         for p in pieces:
             counts[self.class_of(p, BOARD)] += 1
-        self._ranked = self._class_ranking()
+        self._fielded = Counter((p.owner, p.type) for p in pieces)
+        # A counted casualty order ranks each state's units by the losses so far (ranking_of).
+        self._ranked = [] if policy.counted else self._class_ranking()
         self.start = self.intern(tuple(counts))
 
     def _class_ranking(self) -> list[tuple[int, bool, Piece]]:
@@ -79,6 +81,28 @@ class SideStates:
                  for c, (unit, owner, damaged, cargo, place) in enumerate(self.classes) if place == BOARD}
         ranked = casualty_ranking(list(units.values()), replace(self.policy, keep_land_unit=False))
         return [(piece.id, damaging, piece) for piece, damaging in ranked]
+
+    def policy_at(self, sid: int) -> CasualtyPolicy:
+        """The casualty policy in state ``sid``: the units missing from it are the side's losses."""
+        if not self.policy.counted:
+            return self.policy
+        present: Counter[tuple[str, str]] = Counter()
+        for (unit, owner, *_), n in zip(self.classes, self.counts[sid], strict=True):
+            present[(owner, unit)] += n
+        return replace(self.policy, lost=self._fielded - present)
+
+    def ranking_of(self, sid: int) -> list[tuple[int, bool, Piece]]:
+        """casualties.casualty_ranking of the state's units, as (class, damaging, the unit)."""
+        if self.policy.counted:
+            return [(self.class_of(piece, BOARD), damaging, piece)
+                    for piece, damaging in casualty_ranking(self.board[sid], self.policy_at(sid))]
+        counts = self.counts[sid]
+        ranking = [(c, damaging, piece) for c, damaging, piece in self._ranked for _ in range(counts[c])]
+        if self.policy.keep_land_unit:
+            land = [i for i, (_, _, piece) in enumerate(ranking) if piece.kind == "land"]
+            if land:
+                ranking.append(ranking.pop(land[-1]))
+        return ranking
 
     def _class_id(self, key: tuple) -> int:
         if key not in self.class_ids:
@@ -116,11 +140,7 @@ class SideStates:
         key = (sid, target)
         if key not in self._chains:
             counts = list(self.counts[sid])
-            ranking = [(c, damaging, piece) for c, damaging, piece in self._ranked for _ in range(counts[c])]
-            if self.policy.keep_land_unit:
-                land = [i for i, (_, _, piece) in enumerate(ranking) if piece.kind == "land"]
-                if land:
-                    ranking.append(ranking.pop(land[-1]))
+            ranking = self.ranking_of(sid)
             # A sound battleship's first hit comes before its second, and the battleships of a
             # class take both in the same order: the first ones sunk are the ones damaged.
             chain, damaged, sunk = [sid], Counter(), Counter()
@@ -143,7 +163,7 @@ class SideStates:
         """The state after hits of several classes (casualties.take_casualties on the state's pieces)."""
         key = (sid, hits)
         if key not in self._taken:
-            lost = take_casualties(self.board[sid], dict(hits), "any", self.policy)
+            lost = take_casualties(self.board[sid], dict(hits), "any", self.policy_at(sid))
             counts = list(self.counts[sid])
             for p in lost.killed:
                 counts[self.class_of(p, BOARD)] -= 1
@@ -418,7 +438,7 @@ class BattleChain:
         out = []
         for hits, q in _outcomes(bombardment_volleys(self.battle, self.dfn.board[d]), self.dfn.board[d]):
             d1 = self.dfn.take(d, hits)
-            lost = take_casualties(self.dfn.board[d], dict(hits), "any", self.dfn.policy).killed
+            lost = take_casualties(self.dfn.board[d], dict(hits), "any", self.dfn.policy_at(d)).killed
             out.append((d1, list(lost) if self.battle.rules.bombarded_fire_back else [], q))
         return out
 

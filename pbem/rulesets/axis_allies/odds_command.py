@@ -30,7 +30,8 @@ def odds(attacker: str = typer.Option(..., help='Attacking units, e.g. "3 infant
          attacker_tech: str = typer.Option("", help='Attacker\'s developments, e.g. "heavy bombers, super subs".'),
          defender_tech: str = typer.Option("", help='Defender\'s developments, e.g. "jet fighters".'),
          attacker_order: str = typer.Option(
-             "", help="Attacker's casualty order: unit types, the first lost first (default cheapest first)."),
+             "", help="Attacker's casualty order: unit types, the first lost first; \"1 tank\" loses at most one tank "
+                 "there (default cheapest first)."),
          defender_order: str = typer.Option("", help="Defender's casualty order (default cheapest first)."),
          keep_land_unit: bool = typer.Option(True, help="The attacker loses aircraft before its last land unit."),
          retreat_after: Optional[int] = typer.Option(None, help="The attacker retreats after this many rounds."),

@@ -17,7 +17,7 @@ from typing import Any
 
 from pbem.core.errors import InputError, Problem
 from pbem.rulesets.axis_allies.combat.battle import KINDS, Battle, Piece, Side, check_battle, count_units, make_pieces
-from pbem.rulesets.axis_allies.combat.decisions import BattleOrders, CasualtyOrder, PowerOrders, RetreatRule
+from pbem.rulesets.axis_allies.combat.decisions import BattleOrders, CasualtyOrder, Entry, PowerOrders, RetreatRule
 from pbem.rulesets.axis_allies.edition import Edition
 from pbem.rulesets.axis_allies.names import a, normalise
 from pbem.rulesets.axis_allies.odds import Odds, battle_odds, simulate
@@ -69,6 +69,16 @@ _COUNT_FIRST = re.compile(r"^(\d+)\s*x?\s*(\D.*)$", re.IGNORECASE)  # "3 tanks",
 _COUNT_LAST = re.compile(r"^(.*\D)\s*x\s*(\d+)$", re.IGNORECASE)  # "tanks x3"
 
 
+def _count_and_name(item: str) -> tuple[int | None, str]:
+    """`3 tanks`, `3x tanks` or `tanks x3` as (3, tanks); a bare name has no number (None)."""
+    first, last = _COUNT_FIRST.match(item), _COUNT_LAST.match(item)
+    if first:
+        return int(first.group(1)), first.group(2).strip()
+    if last:
+        return int(last.group(2)), last.group(1).strip()
+    return None, item
+
+
 class _Reader:
     """Reads the options of a request, collecting every problem instead of stopping at the first."""
 
@@ -95,26 +105,31 @@ class _Reader:
         """`3 infantry, 1 artillery, tanks x2, bb` as {type: n}; a bare name is one unit."""
         counts: Counter[str] = Counter()
         for item in self.items(text):
-            first, last = _COUNT_FIRST.match(item), _COUNT_LAST.match(item)
-            if first:
-                n, name = int(first.group(1)), first.group(2).strip()
-            elif last:
-                n, name = int(last.group(2)), last.group(1).strip()
-            else:
-                n, name = 1, item
+            n, name = _count_and_name(item)
             unit = self.unit_type(name, option)
-            if unit is not None and n:
-                counts[unit] += n
+            if unit is not None and n != 0:
+                counts[unit] += 1 if n is None else n
         return counts
 
-    def unit_types(self, text: str, option: str) -> tuple[str, ...]:
-        """A casualty order: unit types, the first lost first."""
-        types = [t for t in (self.unit_type(item, option) for item in self.items(text)) if t is not None]
-        static = [t for t in types if KINDS[t] == "static"]
-        if static:
-            self.problem(option, f"{a(static[0].replace('_', ' '))} is never a casualty in a battle",
-                         ", ".join(self.edition.combat.casualty_order))
-        return tuple(dict.fromkeys(types))
+    def casualty_order(self, text: str, option: str) -> tuple[Entry, ...]:
+        """A casualty order: unit types and counted types (`1 tank`), the first lost first."""
+        entries: list[Entry] = []
+        for item in self.items(text):
+            n, name = _count_and_name(item)
+            unit = self.unit_type(name, option)
+            if unit is None:
+                continue
+            if KINDS[unit] == "static":
+                self.problem(option, f"{a(unit.replace('_', ' '))} is never a casualty in a battle",
+                             ", ".join(self.edition.combat.casualty_order))
+            elif n == 0:
+                self.problem(option, f"{item!r} loses no unit first",
+                             f"a number of 1 or more, e.g. 1 {unit.replace('_', ' ')}")
+            elif n is not None:
+                entries.append((unit, n))
+            elif unit not in entries:  # a bare type twice: the second would take nothing
+                entries.append(unit)
+        return tuple(entries)
 
     def developments(self, text: str, option: str) -> frozenset[str]:
         found = set()
@@ -187,7 +202,7 @@ def read_battle(request: OddsRequest, edition: Edition) -> tuple[Battle, BattleO
     for side, policy in submerge.items():
         if kind == "land" and policy != "never":
             r.problem(f"--{side}-submerge", "submarines submerge only in sea battles")
-    casualties = {side: CasualtyOrder(r.unit_types(text, f"--{side}-order"),
+    casualties = {side: CasualtyOrder(r.casualty_order(text, f"--{side}-order"),
                                       keep_land_unit=request.keep_land_unit, label=f"the {side}'s casualty order")
                   for side, text in (("attacker", request.attacker_casualty_order),
                                      ("defender", request.defender_casualty_order))}

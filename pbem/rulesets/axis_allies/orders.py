@@ -12,6 +12,7 @@ from typing import Any
 
 from pbem.core.errors import Problem
 from pbem.core.yamlio import Document, FieldPath
+from pbem.rulesets.axis_allies.combat.decisions import Entry
 from pbem.rulesets.axis_allies.edition import Edition
 from pbem.rulesets.axis_allies.names import NameTable
 
@@ -108,13 +109,13 @@ class BattleDecisions:
 
     space: str
     where: FieldPath
-    casualty_order: list[str] | None = None
+    casualty_order: list[Entry] | None = None
     keep_land_unit: bool = True
     damage_battleships_first: bool = True
     retreat: Retreat | None = None
     submerge: str = "never"
     cancel_landing: bool = False
-    enemy_casualties: list[str] | None = None
+    enemy_casualties: list[Entry] | None = None
 
 
 @dataclass
@@ -127,7 +128,7 @@ class Orders:
     note: str | None = None
     research: tuple[str, int] | None = None
     purchase: dict[str, int] = field(default_factory=dict)
-    casualty_order: list[str] | None = None
+    casualty_order: list[Entry] | None = None
     battle_order: list[str] = field(default_factory=list)
     combat_moves: list[Move] = field(default_factory=list)
     rockets: list[Rocket] = field(default_factory=list)
@@ -144,7 +145,7 @@ class Orders:
 
 @dataclass
 class SpaceOverride:
-    casualty_order: list[str] | None = None
+    casualty_order: list[Entry] | None = None
     submerge: str | None = None
     damage_battleships_first: bool | None = None
 
@@ -155,7 +156,7 @@ class StandingOrders:
 
     doc: Document | None
     power: str
-    casualty_order: list[str] | None = None
+    casualty_order: list[Entry] | None = None
     damage_battleships_first: bool = True
     submerge: str = "never"
     shared_casualties: str = "cheapest_first"
@@ -231,17 +232,31 @@ class Reader:
                 ok = False
         return result if ok else None
 
-    def type_list(self, value: Any, where: FieldPath) -> list[str] | None:
-        """A list of unit types (a casualty order), each once; unknown ones are reported and left out. None when
-        `value` is not a list."""
+    def casualty_order(self, value: Any, where: FieldPath) -> list[Entry] | None:
+        """A casualty order: unit types, each once, and counted entries ``{type: n}`` (as
+        ``(type, n)``); unreadable entries are reported and left out. None when `value` is not a list."""
         if not isinstance(value, list):
             return None
-        result = []
-        for i, key in enumerate(value):
-            utype = self.unit_type(key, where + (i,))
-            if utype is not None and utype not in result:
-                result.append(utype)
+        result: list[Entry] = []
+        for i, item in enumerate(value):
+            entry = self._casualty_entry(item, where + (i,))
+            if entry is not None and not (isinstance(entry, str) and entry in result):
+                result.append(entry)  # a bare type twice: the second would take nothing
         return result
+
+    def _casualty_entry(self, item: Any, where: FieldPath) -> Entry | None:
+        if not isinstance(item, dict):
+            return self.unit_type(item, where)
+        if len(item) != 1:
+            self.problem(where, f"{len(item)} unit types in one entry of a casualty order",
+                         "one unit type per entry: a type, or a type with a number, e.g. {tank: 1}")
+            return None
+        [(key, n)] = item.items()
+        unit = self.unit_type(key, where + (key,))
+        if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= MOST_UNITS:
+            self.problem(where + (key,), f"{n!r} is not a whole number of units to lose first", f"1 to {MOST_UNITS}")
+            return None
+        return None if unit is None else (unit, n)
 
     def spaces(self, value: Any, where: FieldPath) -> list[str] | None:
         """A list of spaces (a path); empty when missing, None when not a list or any entry is unreadable."""
@@ -282,7 +297,7 @@ def read_orders(doc: Document, edition: Edition) -> tuple[Orders, list[Problem]]
     if "purchase" in data:
         orders.purchase = r.counts(data["purchase"], ("purchase",)) or {}
     if "casualty_order" in data:
-        orders.casualty_order = r.type_list(data["casualty_order"], ("casualty_order",))
+        orders.casualty_order = r.casualty_order(data["casualty_order"], ("casualty_order",))
     if "battle_order" in data:
         orders.battle_order = [s for s in (r.spaces(data["battle_order"], ("battle_order",)) or []) if s]
     for phase, key in (("combat", "combat_move"), ("noncombat", "noncombat_move")):
@@ -306,9 +321,9 @@ def read_orders(doc: Document, edition: Edition) -> tuple[Orders, list[Problem]]
             continue
         decisions = BattleDecisions(space, where)
         if "casualty_order" in raw:
-            decisions.casualty_order = r.type_list(raw["casualty_order"], where + ("casualty_order",))
+            decisions.casualty_order = r.casualty_order(raw["casualty_order"], where + ("casualty_order",))
         if "enemy_casualties" in raw:
-            decisions.enemy_casualties = r.type_list(raw["enemy_casualties"], where + ("enemy_casualties",))
+            decisions.enemy_casualties = r.casualty_order(raw["enemy_casualties"], where + ("enemy_casualties",))
         decisions.keep_land_unit = _bool(raw.get("keep_land_unit"), True)
         decisions.damage_battleships_first = _bool(raw.get("damage_battleships_first"), True)
         decisions.cancel_landing = _bool(raw.get("cancel_landing"), False)
@@ -440,7 +455,7 @@ def read_standing(doc: Document, edition: Edition) -> tuple[StandingOrders | Non
         return None, problems
     standing = StandingOrders(doc, power)
     if "casualty_order" in data:
-        standing.casualty_order = r.type_list(data["casualty_order"], ("casualty_order",))
+        standing.casualty_order = r.casualty_order(data["casualty_order"], ("casualty_order",))
     standing.damage_battleships_first = _bool(data.get("damage_battleships_first"), True)
     if data.get("submerge") in ("never", "always", "when_alone"):
         standing.submerge = data["submerge"]
@@ -455,7 +470,7 @@ def read_standing(doc: Document, edition: Edition) -> tuple[StandingOrders | Non
             continue
         override = SpaceOverride()
         if "casualty_order" in raw:
-            override.casualty_order = r.type_list(raw["casualty_order"], ("spaces", key, "casualty_order"))
+            override.casualty_order = r.casualty_order(raw["casualty_order"], ("spaces", key, "casualty_order"))
         if raw.get("submerge") in ("never", "always", "when_alone"):
             override.submerge = raw["submerge"]
         if isinstance(raw.get("damage_battleships_first"), bool):

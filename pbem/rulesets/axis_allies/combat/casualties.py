@@ -7,8 +7,9 @@ territory), and taking the casualties a number of hits destroys.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from pbem.rulesets.axis_allies.combat.battle import Battle, CombatRules, Piece, Side, Target, by_power
@@ -24,6 +25,8 @@ class CasualtyPolicy:
     units, then the next power's), ``cost`` (cheapest unit first whoever owns it, ties by each
     power's own order then turn order) or ``order`` (the attacker's ``enemy_casualties`` order,
     ties by turn order). ``orders`` gives the casualty order applied to each power's units.
+    ``lost`` counts the units the side has lost so far in the battle, by (owner, type), for the
+    counted entries of the orders (:meth:`after` adds casualties).
     """
 
     rules: CombatRules
@@ -33,14 +36,48 @@ class CasualtyPolicy:
     keep_land_unit: bool
     chosen_by: Mapping[str, str]
     rule: str
+    lost: Mapping[tuple[str, str], int] = field(default_factory=dict)
+
+    @property
+    def counted(self) -> bool:
+        """Whether an order counts units, so that a unit's place depends on the losses so far."""
+        return any(order.counted for order in self.orders.values())
+
+    def after(self, killed: Iterable[Piece]) -> CasualtyPolicy:
+        """This policy once ``killed`` are lost too."""
+        lost = Counter(self.lost)
+        lost.update((p.owner, p.type) for p in killed)
+        return replace(self, lost=lost)
 
     def order_of(self, power: str) -> CasualtyOrder:
         """The order applied to ``power``'s units (cargo owners not in the battle: the default)."""
         return self.orders.get(power) or DEFAULT_ORDER
 
-    def rank(self, piece: Piece) -> int:
-        """Where ``piece``'s type stands in its owner's order."""
-        return self.order_of(piece.owner).rank(piece.type, self.rules.casualty_order)
+    def rank(self, piece: Piece, lost_before: int = 0) -> int:
+        """Where ``piece`` stands in its owner's order when ``lost_before`` units of its type go first."""
+        return self.order_of(piece.owner).rank(piece.type, self.rules.casualty_order, lost_before)
+
+    def lost_before(self, pieces: Sequence[Piece]) -> list[int]:
+        """For each of ``pieces``, how many units of its type its order has taken before it: the
+        side's losses so far, then the units of the type that go before it among ``pieces`` (as
+        the battleship and cargo ties of :func:`casualty_ranking` rank them). One order picking
+        among several powers' units (``merge`` ``order``) counts them all; else each power's own.
+        """
+        if not self.counted:
+            return [0] * len(pieces)
+
+        def group(owner: str) -> str | None:
+            return None if self.merge == "order" else owner
+
+        before: Counter[tuple[str | None, str]] = Counter()
+        for (owner, unit), n in self.lost.items():
+            before[(group(owner), unit)] += n
+        result = [0] * len(pieces)
+        for i in sorted(range(len(pieces)), key=lambda i: _twin_key(pieces[i], self.rules)):
+            key = (group(pieces[i].owner), pieces[i].type)
+            result[i] = before[key]
+            before[key] += 1
+        return result
 
 
 @dataclass(frozen=True)
@@ -116,10 +153,18 @@ def _cargo_cost(rules: CombatRules, piece: Piece) -> int:
     return sum(rules.units[c.type].cost for c in piece.cargo)
 
 
-def _slot_key(piece: Piece, damaging: bool, policy: CasualtyPolicy) -> tuple:
+def _twin_key(piece: Piece, rules: CombatRules) -> tuple:
+    """Which of two units of a type at one place of an order is lost first (as :func:`_slot_key`
+    ranks them): the owner first in turn order, a damaged battleship, the one carrying less; the
+    id only separates twins."""
+    cargo = tuple(sorted((c.type, c.owner) for c in piece.cargo))
+    return (rules.power_rank(piece.owner), 0 if piece.damaged else 1, _cargo_cost(rules, piece), cargo, piece.id)
+
+
+def _slot_key(piece: Piece, damaging: bool, lost_before: int, policy: CasualtyPolicy) -> tuple:
     rules = policy.rules
     phase = 0 if damaging and policy.order_of(piece.owner).damage_battleships_first else 1
-    rank = policy.rank(piece)
+    rank = policy.rank(piece, lost_before)
     turn = rules.power_rank(piece.owner)
     if policy.merge == "priority":
         head: tuple = (policy.priority.index(piece.owner), phase, rank)
@@ -142,9 +187,11 @@ def casualty_ranking(pieces: Sequence[Piece], policy: CasualtyPolicy) -> list[tu
     battleship may take both hits in one volley. The ranking of what is left after some hits is
     the same list without them, which makes casualty choice consistent from volley to volley.
     """
-    slots = [(p, True) for p in pieces if p.type == "battleship" and not p.damaged]
-    slots += [(p, False) for p in pieces]
-    slots.sort(key=lambda slot: _slot_key(slot[0], slot[1], policy))
+    before = policy.lost_before(pieces)
+    keyed = [(p, True, n) for p, n in zip(pieces, before) if p.type == "battleship" and not p.damaged]
+    keyed += [(p, False, n) for p, n in zip(pieces, before)]
+    keyed.sort(key=lambda slot: _slot_key(*slot, policy))
+    slots = [(p, damaging) for p, damaging, _ in keyed]
     if policy.keep_land_unit:
         capturing = [i for i, (p, _) in enumerate(slots) if p.kind == "land"]
         if capturing:

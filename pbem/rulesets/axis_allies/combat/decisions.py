@@ -17,32 +17,56 @@ SubmergePolicy = Literal["never", "always", "when_alone"]
 SharedCasualties = Literal["own_first", "allies_first", "cheapest_first"]
 
 
+Entry = str | tuple[str, int]
+"""One entry of a casualty order: a unit type (all its units left) or ``(type, count)`` (up to
+``count`` units of the type, counted over the whole battle)."""
+
+
 @dataclass(frozen=True)
 class CasualtyOrder:
-    """A power's casualty priority: unit types, the first lost first.
+    """A power's casualty priority: entries, the first lost first.
 
-    Types not listed are lost after the listed ones, in the edition's default order (all of them
-    when ``types`` is empty).
+    A bare type takes all the units of the type not taken by an earlier entry; a counted entry
+    ``(type, n)`` takes the next ``n`` of them, counting the units of the type the battle has
+    already cost the side, so ``(("tank", 1), "infantry", "tank")`` loses one tank, then the
+    infantry, then the other tanks. Units not taken by any entry are lost after the listed ones,
+    in the edition's default order (all of them when ``types`` is empty).
     ``damage_battleships_first``: an undamaged battleship takes a hit before anything dies.
     ``keep_land_unit``: an attacker in a land battle loses aircraft before its last unit that can
     take the territory. ``label`` names the order in casualties events.
     """
 
-    types: tuple[str, ...] = ()
+    types: tuple[Entry, ...] = ()
     damage_battleships_first: bool = True
     keep_land_unit: bool = True
     label: str = "default order (cheapest first)"
 
+    places: Mapping[str, tuple[tuple[int, int | None], ...]] = field(init=False, repr=False, compare=False)
+    """Each listed type's entries as (position, count), count None for a bare type."""
+
     def __post_init__(self) -> None:
-        unknown = [t for t in self.types if t not in KINDS]
+        object.__setattr__(self, "types", tuple(self.types))
+        places: dict[str, list[tuple[int, int | None]]] = {}
+        for position, entry in enumerate(self.types):
+            unit, count = (entry, None) if isinstance(entry, str) else entry
+            places.setdefault(unit, []).append((position, count))
+        unknown = [t for t in places if t not in KINDS]
         if unknown:
             raise ValueError(f"casualty order names unknown unit types: {', '.join(unknown)}")
-        object.__setattr__(self, "types", tuple(self.types))
+        object.__setattr__(self, "places", {unit: tuple(p) for unit, p in places.items()})
 
-    def rank(self, unit: str, default: Sequence[str]) -> int:
-        """Position of ``unit`` in this order (listed types first, then the ``default`` order)."""
-        if unit in self.types:
-            return self.types.index(unit)
+    @property
+    def counted(self) -> bool:
+        """Whether an entry counts units (then a unit's place depends on the side's losses so far)."""
+        return any(isinstance(e, tuple) for e in self.types)
+
+    def rank(self, unit: str, default: Sequence[str], lost_before: int = 0) -> int:
+        """Position of ``unit`` in this order (listed entries first, then the ``default`` order),
+        when ``lost_before`` units of its type are lost before it in the battle."""
+        for position, count in self.places.get(unit, ()):
+            if count is None or lost_before < count:
+                return position
+            lost_before -= count
         return len(self.types) + list(default).index(unit)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pbem.rulesets.axis_allies.combat.battle import Piece, Roll
 from pbem.rulesets.axis_allies.combat.casualties import CasualtyPolicy, take_casualties
@@ -117,8 +117,10 @@ def resolve_bombing_raid(space: str, bombers: Sequence[Piece], victim: str, cap_
     intercepted: list[Piece] = []
     if interceptors and raiders:
         assert choices is not None
+        # the AA gun's victims count for the counted entries of the raiders' casualty order
         lost, intercepted, event = _air_battle(space, power, raiders, [p for p in raiders if p.type != "bomber"],
-                                               list(interceptors), roll, choices)
+                                               list(interceptors), roll,
+                                               replace(choices, raiders=choices.raiders.after(shot)))
         shot += lost
         events.append(event)
     survivors = [p for p in bombers if p not in shot]

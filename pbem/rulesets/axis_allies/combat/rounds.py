@@ -107,7 +107,9 @@ def fight_round(battle: Battle, orders: BattleOrders, board: Board, roll: Roll) 
     no legal target is not rolled.
     """
     policies = casualty_policies(battle, orders)
-    attack_policy, defence_policy = policies["attacker"], policies["defender"]
+    # the losses of earlier rounds count for the counted entries of the casualty orders
+    attack_policy = policies["attacker"].after(board.casualties["attacker"])
+    defence_policy = policies["defender"].after(board.casualties["defender"])
     board.round += 1
     log = _Log(battle, board.round)
     attackers, defenders = list(board.attackers), list(board.defenders)
@@ -129,6 +131,7 @@ def fight_round(battle: Battle, orders: BattleOrders, board: Board, roll: Roll) 
                 event["chosen_by"] = chooser.chosen_by[battle.attacker]
             log.events.append(event)
             attackers = apply_casualties(attackers, shot)
+            attack_policy = attack_policy.after(shot.killed)
             lost["attacker"] += shot.killed
         shelling = bombardment_volleys(battle, defenders)
         hits = _fire(shelling, defenders, roll, log)
@@ -136,6 +139,7 @@ def fight_round(battle: Battle, orders: BattleOrders, board: Board, roll: Roll) 
             shelled = take_casualties(defenders, hits, shelling[0].target, defence_policy)
             log.casualties("defender", shelled, defence_policy)
             defenders = apply_casualties(defenders, shelled)
+            defence_policy = defence_policy.after(shelled.killed)
             lost["defender"] += shelled.killed
             if battle.rules.bombarded_fire_back:
                 fire_back = list(shelled.killed)
@@ -158,6 +162,7 @@ def fight_round(battle: Battle, orders: BattleOrders, board: Board, roll: Roll) 
     log.casualties("attacker", torpedoed_a, attack_policy)
     attackers_left = apply_casualties(attackers, torpedoed_a)
     defenders_left = apply_casualties(defenders, torpedoed_d)
+    attack_policy, defence_policy = attack_policy.after(torpedoed_a.killed), defence_policy.after(torpedoed_d.killed)
     attackers_firing = attackers if attack_shielded else attackers_left
     defenders_firing = defenders if defence_shielded else defenders_left
 
