@@ -156,7 +156,6 @@ def make_pickups(turn: Turn) -> None:
 
 def land_aircraft(turn: Turn) -> None:
     """End of the noncombat move: every aircraft must stand on a legal landing place, or is lost."""
-    b = turn.board
     for u in sorted(turn.pos.all_units(), key=lambda u: u.id):
         if u.owner != turn.power or turn.table.cls(u.type) != "air" or u.id not in turn.pos.units:
             continue

@@ -295,7 +295,7 @@ def _place_on_land(turn: Turn, p: Placement, factories: dict[str, Factory], new_
 
 def _place_at_sea(turn: Turn, p: Placement, factories: dict[str, Factory],
                   new_carriers: NewCarriers) -> None:
-    b, table = turn.board, turn.table
+    table = turn.table
     units = dict(p.units)
     for utype in units:
         cls = table.cls(utype)

@@ -115,7 +115,6 @@ def resolve_turn(pack: Pack, state: dict[str, Any], orders: dict[str, Any], stan
     after = copy.deepcopy(state)
     side = after["next_power"]
     turn = Turn(pack, after, log, dice, hidden, standing | {side: orders["preferences"]})
-    info = after["turn"]
     reached = 0
     try:
         if orders["withdraw"]:
