@@ -117,6 +117,14 @@ def test_unit_spellings(name, expected):
         assert REVISED.units.unit_names.get(name) == expected
 
 
+@pytest.mark.parametrize("edition_name", ["aa-revised", "aa-europe"])
+def test_every_map_label_reads_as_its_unit(edition_name):
+    """What the map and its legend write (Europe's `arm`, `tr`) is accepted in orders (issue 26)."""
+    units = edition(edition_name).units
+    assert {t.label: units.unit_names.get(t.label) for t in units.types.values()} == \
+        {t.label: t.id for t in units.types.values()}
+
+
 def test_research_problems():
     state = opening(developments={"germany": ["rockets"]})
     problems = problems_of("power: germany\nresearch: {development: rockets, dice: 9}\n", state)

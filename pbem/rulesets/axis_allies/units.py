@@ -63,7 +63,7 @@ class UnitTable:
         self.order = {t: i for i, t in enumerate(self.types)}
         self.unit_names = NameTable("unit type")
         for t in self.types.values():
-            self.unit_names.add(t.id, t.name, t.name + "s", *t.aliases)
+            self.unit_names.add(t.id, t.name, t.name + "s", t.label, *t.aliases)  # as the map writes it
         self.research_die_cost: int = int(research.get("die_cost", 0))
         self.development_names = NameTable("development")
         self.developments: dict[str, Development] = {}
