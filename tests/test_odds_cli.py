@@ -247,10 +247,27 @@ def test_a_battle_too_large_for_a_turn_has_no_odds(monkeypatch: pytest.MonkeyPat
 
 def test_the_report_shows_the_luck_of_each_battle() -> None:
     model = report_model(*karelia_turn([6, 6, 1, 1, 6]))
+    # won with the tank left: only the draw and the defender holding were worse, 5/104 each
     line = ("Odds before the battle: Germany wins 90.4%, both sides wiped out 4.8%, the defender holds 4.8%. "
-            "90.4% of outcomes were this good or better for Germany.")
+            "Luck: Germany was luckier than 9.6% of the possible outcomes.")
     assert model["battles"][0]["luck"] == line
     assert line in render_markdown(model) and line in render_bbcode(model) and line in render_html(model, None)
+
+
+@pytest.mark.parametrize("dice, luckier_than", [
+    ([1, 6, 6], f"{100 * float(1 - BOTH_LEFT):.1f}%"),  # the best end: every other end was worse
+    ([6, 6, 1, 6, 1], "0%"),  # the worst end: no outcome was worse
+])
+def test_the_luck_is_a_percentile_that_grows_with_luck(dice: list[int], luckier_than: str) -> None:
+    line = report_model(*karelia_turn(dice))["battles"][0]["luck"]
+    assert line.endswith(f"Luck: Germany was luckier than {luckier_than} of the possible outcomes.")
+
+
+def test_a_near_certainty_reads_as_pbem_odds_prints_it() -> None:
+    from pbem.core.words import percent
+    from pbem.rulesets.axis_allies.combat_link import six_places
+    assert [percent(six_places(p)) for p in (0.9999997, 2e-7, 1.0, 0.0, 1 - 1e-15)] == \
+        [">99.9%", "<0.1%", "100%", "0%", "100%"]
 
 
 def test_odds_of_an_edition_not_yet_registered_follow_its_steps() -> None:

@@ -95,14 +95,17 @@ def _battle(w: Words, events: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def _luck_line(attacker: str, odds: dict[str, Any] | None) -> str:
-    """The battle_end event's odds in words; empty for a log written before battles had odds."""
+    """The battle_end event's odds in words; empty for a log written before battles had odds.
+
+    The luck is a percentile: the share of the outcomes strictly worse for the attacker (one minus the
+    event's share as good or better), so a higher figure means a luckier attacker, as players read it."""
     if not odds:
         return ""
     if "not_computed" in odds:
         return f"Odds not computed: {odds['not_computed']}."
     return (f"Odds before the battle: {attacker} wins {percent(odds['attacker_win'])}, both sides wiped out "
             f"{percent(odds['draw'])}, the defender holds {percent(odds['defender_win'])}. "
-            f"{percent(odds['this_good_or_better'])} of outcomes were this good or better for {attacker}."
+            f"Luck: {attacker} was luckier than {percent(1 - odds['this_good_or_better'])} of the possible outcomes."
             + (f" Each chance may be up to {percent(odds['error_bound'])} higher (states too unlikely to follow "
                "were left out)." if "error_bound" in odds else ""))
 
