@@ -36,6 +36,12 @@ def commitment(seed_hex: str) -> str:
     return hashlib.sha256(bytes.fromhex(seed_hex)).hexdigest()
 
 
+def seed_check_command(seed_hex: str) -> str:
+    """A shell command that prints a seed's commitment on a fresh Linux or macOS: the hash is of the
+    seed's bytes, not of its hex text, so `sha256sum` on the text gives another hash."""
+    return f"python3 -c \"import hashlib; print(hashlib.sha256(bytes.fromhex('{seed_hex}')).hexdigest())\""
+
+
 def new_chain_secret() -> str:
     """A fresh secret from which the whole chain of turn seeds is derived."""
     return secrets.token_hex(SEED_BYTES)

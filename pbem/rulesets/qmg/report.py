@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 from typing import Any
 
+from pbem.core.dice import seed_check_command
 from pbem.core.events import EventLog, seen_by
 from pbem.core.folder import private_reports
 from pbem.core.turn import TurnInputs
@@ -119,7 +120,8 @@ def report_model(ruleset, before: dict[str, Any], after: dict[str, Any], log: Ev
     return {
         "game": after["game"], "round": before["round"], "audience": W.power(audience) if own else None,
         "title": "setup" if before["phase"] == "setup" else f"{W.power(before['next_power'])}'s turn",
-        "turn": start["turn"], "seed": start["seed"], "state_commitment": end["state_commitment"],
+        "turn": start["turn"], "seed": start["seed"], "commitment": start["seed_commitment"],
+        "seed_check": seed_check_command(start["seed"]), "state_commitment": end["state_commitment"],
         "awaiting": ", ".join(W.power(c) for c in end["awaiting"]) or "nobody: the game is over",
         "vp": after["vp"], "winner": after["winner"],
         "lines": [line for e in events if (line := event_line(e))],

@@ -12,6 +12,7 @@ import re
 from collections import Counter
 from typing import Any
 
+from pbem.core.dice import seed_check_command
 from pbem.core.events import EventLog, seen_by
 from pbem.core.folder import private_reports
 from pbem.core.turn import TurnInputs
@@ -339,7 +340,8 @@ def report_model(ruleset, before: dict[str, Any], after: dict[str, Any], log: Ev
     return {
         "game": seen["game"], "round": before["round"], "title": title, "outcome": outcome,
         "audience": SIDE.get(audience), "scenario": f"#{scenario.id} {scenario.name}",
-        "turn": start["turn"], "seed": start["seed"], "state_commitment": end["state_commitment"],
+        "turn": start["turn"], "seed": start["seed"], "commitment": start["seed_commitment"],
+        "seed_check": seed_check_command(start["seed"]), "state_commitment": end["state_commitment"],
         "awaiting": _awaiting(after, end["awaiting"]),
         "winner": _cap(PEOPLE[seen["winner"]]) if seen["winner"] else None,
         "lines": lines,

@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 from typing import Any
 
+from pbem.core.dice import seed_check_command
 from pbem.core.events import EventLog
 from pbem.core.turn import TurnInputs
 from pbem.core.words import Words, percent
@@ -338,6 +339,7 @@ def report_model(before: dict[str, Any], after: dict[str, Any], log: EventLog,
         "rulings": sorted({_other_line(w, e) for e in log.of_type("ruling")}),
         "inputs": _inputs(w, start),
         "seed": start["seed"], "commitment": start["seed_commitment"],
+        "seed_check": seed_check_command(start["seed"]),
         "next_commitment": end["next_seed_commitment"], "next_turn": start["turn"] + 1,
         "dice_rolled": end["dice_rolled"], "next_power": w.power(end["next_power"]),
         "winner": after.get("winner"),
