@@ -384,3 +384,19 @@ def test_the_orders_not_carried_out_are_listed_with_why():
     bbcode = out["bbcode"].replace("\u200b", "")  # the forums' tags in player text are broken up
     assert all(f"[*]{line}\n" in bbcode and f"<li>{line}</li>" in html.unescape(out["html"]) for line in lines)
     assert "Defaults applied" not in out["md"]  # a default that decides an item is said with the item
+
+
+def test_the_battle_header_names_the_defenders_aa_gun():
+    state = copy.deepcopy(START)
+    state["next_power"] = "germany"
+    state["units"]["Karelia S.S.R."]["ussr"]["aa_gun"] = 1
+    orders = parse_document("power: germany\ncombat_move:\n  - units: {infantry: 2, tank: 1, fighter: 1}\n"
+                            "    from: Eastern Europe\n    path: [Karelia S.S.R.]\n", "orders.yaml")
+    log = EventLog()
+    log.add("turn_start", round=1, power="germany", turn=2, seed=HEX, seed_commitment=HEX, orders_digest=HEX)
+    after = RULES.resolve(copy.deepcopy(state), {"germany": orders}, {}, FixedDice([6, 1, 1, 1, 1, 6, 6, 6, 6]), log)
+    log.add("turn_end", round=1, power="germany", next_power="uk", dice_rolled=9, next_seed_commitment=HEX)
+    (start,) = log.of_type("battle_start")
+    assert start["aa_gun"] == "ussr" and "aa_gun" not in start["defenders"]["ussr"]  # it takes no hits
+    md = render_markdown(report_model(state, after, log))
+    assert "- Defender: USSR: 3 infantry, 1 fighter; AA gun (USSR)\n" in md

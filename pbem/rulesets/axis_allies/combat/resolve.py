@@ -51,6 +51,8 @@ def resolve_battle(battle: Battle, orders: BattleOrders, roll: Roll, *,
         "type": "battle_start", "battle": battle.id, "space": battle.space, "kind": battle.event_kind,
         "attacker": battle.attacker, "attackers": count_by_power(battle.rules, battle.attackers),
         "defenders": count_by_power(battle.rules, battle.defenders)}
+    if battle.aa_gun is not None:  # it takes no hits, so the defenders above leave it out
+        start["aa_gun"] = battle.aa_gun
     if battle.bystanders:  # only where the edition lets allied ships take hits
         start["bystanders"] = count_by_power(battle.rules, battle.bystanders)
     events: list[dict] = [start]

@@ -87,7 +87,9 @@ def _battle(w: Words, events: list[dict[str, Any]]) -> dict[str, Any]:
         # the attacker's allies' ships in the zone (Europe) are listed with the attackers
         "attackers": w.forces(start["attackers"]) + (
             f"; standing by, not firing: {w.forces(start['bystanders'])}" if start.get("bystanders") else ""),
-        "defenders": w.forces(start["defenders"]), "rounds": [rounds[k] for k in sorted(rounds)],
+        "defenders": w.forces(start["defenders"]) + (f"; AA gun ({w.power(start['aa_gun'])})"
+                                                      if start.get("aa_gun") else ""),
+        "rounds": [rounds[k] for k in sorted(rounds)],
         "result": result,
         "attackers_left": w.forces(end["attackers_left"]) if end else "",
         "defenders_left": w.forces(end["defenders_left"]) if end else "",
