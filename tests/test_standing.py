@@ -162,3 +162,31 @@ def test_a_hostile_ledger_is_a_clear_error(tmp_path, entry):
                           cwd=game, capture_output=True, text=True, timeout=120)
     assert done.returncode == 1 and "Traceback" not in done.stderr and "nothing was written" in done.stderr
     assert "ledger.jsonl:2" in done.stderr or "outside the game folder" in done.stderr
+
+
+def test_europe_counts_enemy_capitals_for_a_power_as_for_its_side():
+    ruleset = get_ruleset("aa-europe")
+    state = _state(EXAMPLES / "aa-europe" / "start" / "state.yaml")
+    assert all(not p["cities"] for p in ruleset.summary(state)["powers"])  # own capitals are not counted
+    state["control"]["Moscow"] = "germany"
+    summary = ruleset.summary(state)
+    germany = next(p for p in summary["powers"] if p["power"] == "germany")
+    assert germany["cities"] == ["Moscow"]
+    assert {s["name"]: s["count"] for s in summary["sides"]} == {"Axis": 1, "Allies": 0}
+
+
+def test_every_turn_has_a_tick_and_each_line_its_own_marker_and_dashes():
+    from pbem.rulesets.axis_allies.reports.charts import _figure
+    inputs, result, history = _played(EXAMPLES / "aa-europe" / "turns" / "08-usa.yaml")
+    ruleset = get_ruleset("aa-europe")
+    figure = _figure(history, ruleset.words(), {})
+    production, army, capitals = figure.axes
+    labelled, every = capitals.get_xticks(), capitals.get_xticks(minor=True)
+    assert sorted([*labelled, *every]) == list(range(len(history)))
+    for ax in figure.axes:
+        lines = [line for line in ax.get_lines() if not line.get_label().startswith("_")]
+        for style in (lambda line: line.get_marker(), lambda line: str(line._unscaled_dash_pattern)):
+            assert len({style(line) for line in lines}) == len(lines)
+        handles, _ = ax.get_legend_handles_labels()
+        assert all(h.get_marker() not in (None, "None", "") for h in handles)  # the legend shows them
+    assert "1 wins (with one's own capital)" in [t.get_text() for t in capitals.texts]

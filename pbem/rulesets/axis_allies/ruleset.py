@@ -165,7 +165,8 @@ class AxisAllies(Ruleset):
 
         Shape: ``{"powers": [{"power", "side", "production", "cities", "treasury", "units", "value"}],
         "sides": [{"name", "count"}], "needed": n, "costs": {unit type: IPC}}``: ``units`` counts a
-        power's units by type (cargo included), ``value`` what they cost; ``needed`` is the number of
+        power's units by type (cargo included), ``value`` what they cost; ``cities`` are a power's
+        victory cities, or where capitals decide the enemy capitals it holds; ``needed`` is the number of
         victory cities that wins, or None where capitals decide.
         """
         b, position = self.edition.board, Position.from_state(state, self.edition)
@@ -173,11 +174,10 @@ class AxisAllies(Ruleset):
         costs = {kind: unit.cost for kind, unit in self.edition.units.types.items() if unit.cls != "building"}
         forces = _forces(state, costs)
         if self.edition.rules.victory == "capitals":
-            cities = {p: [b.capitals[q] for q in b.powers if position.control.get(b.capitals[q]) == p]
-                      for p in b.powers}
-            enemy_capitals = {side: [b.capitals[q] for q in b.powers if b.side[q] != side] for side in b.sides}
-            sides = [{"name": side.title(), "count": sum(c in enemy_capitals[side] for p in b.powers
-                                                         if b.side[p] == side for c in cities[p])}
+            # enemy capitals, for a power as for its side: holding one (and one's own) wins (l.76-80)
+            cities = {p: [b.capitals[q] for q in b.powers
+                          if b.side[q] != b.side[p] and position.control.get(b.capitals[q]) == p] for p in b.powers}
+            sides = [{"name": side.title(), "count": sum(len(cities[p]) for p in b.powers if b.side[p] == side)}
                      for side in b.sides]
             needed = None
         else:

@@ -32,10 +32,20 @@ _RC = {
 WIDTH_IN, PANEL_IN = 4.8, 2.6  # narrow, so that on a phone the writing is as large as it can be
 PNG_DPI = 130
 MARKERS = ("o", "s", "^", "D", "v", "P")
+DASHES = ("-", (0, (5, 2)), (0, (1, 1.5)), (0, (6, 2, 1, 2)), (0, (3, 1, 1, 1, 1, 1)), (0, (9, 3)))
+"""With the markers, what tells lines apart without their colours (a colour-blind reader, a grey print)."""
+CAPITALS_TO_WIN = 1
+"""Where capitals decide (Europe, l.76-80, l.613): one enemy capital held, with one's own, until one's
+next turn wins."""
 
 
-def _turn_axis(points: Sequence[Point]) -> tuple[list[int], list[str]]:
-    """Ticks at the opening and at the first turn of each round."""
+def _line_style(i: int) -> dict:
+    """The marker and dashes of the i-th line of a chart; the legend shows both."""
+    return {"marker": MARKERS[i % len(MARKERS)], "linestyle": DASHES[i % len(DASHES)], "markersize": 4}
+
+
+def _turn_axis(points: Sequence[Point]) -> tuple[list[int], list[str], list[int]]:
+    """Labelled ticks at the opening and at the first turn of each round, and a small tick at every turn."""
     ticks, labels, seen = [], [], set()
     for i, p in enumerate(points):
         if p.power is None:
@@ -45,7 +55,14 @@ def _turn_axis(points: Sequence[Point]) -> tuple[list[int], list[str]]:
             seen.add(p.round)
             ticks.append(i)
             labels.append(f"R{p.round}")
-    return ticks, labels
+    return ticks, labels, [i for i in range(len(points)) if i not in ticks]
+
+
+def _win_line(ax, win: int, label: str) -> None:
+    """The count of the chart's last panel that wins the game, as a dashed line with its label."""
+    ax.axhline(win, color="#7a1b1b", linewidth=1, linestyle=(0, (4, 3)))
+    ax.annotate(label, (0, win), xytext=(2, 2), textcoords="offset points", fontsize=9, color="#7a1b1b",
+                va="bottom")
 
 
 def _figure(points: Sequence[Point], w: Words, colours: Mapping[str, str]) -> Figure:
@@ -63,25 +80,21 @@ def _figure(points: Sequence[Point], w: Words, colours: Mapping[str, str]) -> Fi
     def by_power(power: str) -> list[int]:
         return [next(r["production"] for r in p.summary["powers"] if r["power"] == power) for p in points]
 
-    for power, marker in zip(powers, MARKERS):  # markers tell apart powers whose lines run together
-        production.plot(xs, by_power(power), marker=marker, markersize=4, linewidth=2,
-                        color=colours.get(power, "#000000"), label=w.power(power))
+    for i, power in enumerate(powers):  # markers and dashes tell apart powers whose lines run together
+        production.plot(xs, by_power(power), linewidth=2, color=colours.get(power, "#000000"),
+                        label=w.power(power), **_line_style(i))
 
-    for side in sides:
+    for i, side in enumerate(sides):
         value = [sum(r["value"] for r in p.summary["powers"] if r["side"] == side) for p in points]
-        army.plot(xs, value, marker="o", markersize=3, linewidth=2, color=side_colour[side], label=side)
+        army.plot(xs, value, linewidth=2, color=side_colour[side], label=side, **_line_style(i))
         held = [next(s["count"] for s in p.summary["sides"] if s["name"] == side) for p in points]
-        cities.step(xs, held, where="post", linewidth=2, color=side_colour[side], label=side)
-    if last["needed"]:
-        cities.axhline(last["needed"], color="#7a1b1b", linewidth=1, linestyle=(0, (4, 3)))
-        cities.annotate(f"{last['needed']} win", (0, last["needed"]), xytext=(2, 2), textcoords="offset points",
-                        fontsize=9, color="#7a1b1b", va="bottom")
-        top = last["needed"] + 1
-    else:
-        top = max(2, *(s["count"] for p in points for s in p.summary["sides"])) + 1
+        cities.step(xs, held, where="post", linewidth=2, color=side_colour[side], label=side, **_line_style(i))
+    win = last["needed"] or CAPITALS_TO_WIN
+    _win_line(cities, win, f"{win} win" if last["needed"] else f"{win} wins (with one's own capital)")
+    top = max(win, *(s["count"] for p in points for s in p.summary["sides"])) + 1
     cities.set_ylim(0, top)
     cities.yaxis.get_major_locator().set_params(integer=True)
-    ticks, labels = _turn_axis(points)
+    ticks, labels, every_turn = _turn_axis(points)
     titles = ("Production per power (IPC)", "Army value per side (IPC, units at cost)",
               "Victory cities per side" if last["needed"] else "Enemy capitals held per side")
     for ax, title in zip(axes, titles):
@@ -93,7 +106,9 @@ def _figure(points: Sequence[Point], w: Words, colours: Mapping[str, str]) -> Fi
         ax.set_xlim(-0.3, max(1, len(points) - 1) + 0.3)
         ax.tick_params(labelsize=9)
     cities.set_xticks(ticks, labels)
-    cities.set_xlabel("after each turn (R: round)", fontsize=9)
+    cities.set_xticks(every_turn, minor=True)
+    cities.tick_params(which="minor", length=3)
+    cities.set_xlabel("after each turn, a tick each (R: round)", fontsize=9)
     figure.tight_layout(h_pad=1.2)
     return figure
 

@@ -241,7 +241,7 @@ def _position(w: Words, summary: dict[str, Any] | None) -> dict[str, Any] | None
                  for side in summary["sides"]]
         for side in sides:
             side["short"] = side["line"]
-    return {"column": "Victory cities" if needed else "Capitals held", **summary, "powers": powers,
+    return {"column": "Victory cities" if needed else "Enemy capitals held", **summary, "powers": powers,
             "sides": sides}
 
 

@@ -189,4 +189,4 @@ def standing_model(w: Words, points: list[Point], log: EventLog) -> dict[str, An
             "by_kind": [{"kind": w.unit(kind, 2), "counts": [r["units"].get(kind, 0) for r in now["powers"]]}
                         for kind in kinds],
             "names": [w.power(r["power"]) for r in now["powers"]],
-            "column": "Victory cities" if now["needed"] else "Capitals held"}
+            "column": "Victory cities" if now["needed"] else "Enemy capitals held"}
