@@ -23,7 +23,7 @@ EVENT_FIELDS = {
     "move": ({"phase", "power", "units", "from", "path", "to"}, {"cargo", "note", "order"}),
     "move_skipped": ({"phase", "power", "units", "from", "to", "reason"}, {"order"}),
     "aa_fire": ({"space", "power", "targets", "dice", "hits", "casualties", "battle"}, set()),
-    "battle_start": ({"battle", "space", "kind", "attacker", "attackers", "defenders"}, set()),
+    "battle_start": ({"battle", "space", "kind", "attacker", "attackers", "defenders"}, {"aa_gun"}),
     "roll": ({"battle", "round", "step", "side", "power", "unit", "value", "dice", "hits"}, set()),
     "casualties": ({"battle", "round", "side", "power", "units", "damaged", "chosen_by", "rule"}, {"order"}),
     "submerge": ({"battle", "round", "side", "power", "units"}, set()),
