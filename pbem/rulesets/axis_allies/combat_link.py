@@ -264,7 +264,7 @@ def six_places(p: float) -> float:
     is the float error of summing the ends, not a chance, and rounds to it."""
     if FLOAT_NOISE < p < 1 - FLOAT_NOISE:
         return min(max(round(p, 6), 1e-6), 1 - 1e-6)
-    return float(round(p))
+    return round(p, 6)
 
 
 def battle_luck(battle: CombatBattle, orders: BattleOrders, result: BattleResult) -> dict:
