@@ -173,6 +173,9 @@ def test_europe_counts_enemy_capitals_for_a_power_as_for_its_side():
     germany = next(p for p in summary["powers"] if p["power"] == "germany")
     assert germany["cities"] == ["Moscow"]
     assert {s["name"]: s["count"] for s in summary["sides"]} == {"Axis": 1, "Allies": 0}
+    brief = ruleset.brief(state)  # pbem status and the turn mails count the same way
+    assert brief[0].endswith(", 1 enemy capital")
+    assert brief[-1] == "Axis 1 enemy capital; Allies 0 enemy capitals (one, with one's own, wins)"
 
 
 def test_every_turn_has_a_tick_and_each_line_its_own_marker_and_dashes():

@@ -192,10 +192,14 @@ class AxisAllies(Ruleset):
 
     def brief(self, state: dict[str, Any]) -> list[str]:
         summary, words = self.summary(state), self.words()
-        lines = [f"{words.power(p['power'])}: production {p['production']}, {len(p['cities'])} "
-                 f"{'cities' if len(p['cities']) != 1 else 'city'}" for p in summary["powers"]]
-        needed = f" of the {summary['needed']} needed" if summary["needed"] else ""
-        return lines + ["; ".join(f"{s['name']} {s['count']}" for s in summary["sides"]) + needed]
+        one, many = ("victory city", "victory cities") if summary["needed"] else ("enemy capital", "enemy capitals")
+
+        def counted(n: int) -> str:
+            return f"{n} {one if n == 1 else many}"
+        lines = [f"{words.power(p['power'])}: production {p['production']}, {counted(len(p['cities']))}"
+                 for p in summary["powers"]]
+        needed = f" of the {summary['needed']} needed" if summary["needed"] else " (one, with one's own, wins)"
+        return lines + ["; ".join(f"{s['name']} {counted(s['count'])}" for s in summary["sides"]) + needed]
 
     def render_reports(self, before: dict[str, Any], after: dict[str, Any], log: EventLog,
                        inputs: Any) -> dict[str, bytes]:
