@@ -21,6 +21,7 @@ from pbem.core.errors import InputError, Problem, display_path, escape_controls
 from pbem.core.folder import GAME_FILE, REVEAL_FILE, SECRET_FILE, STATE_FILE, game_folder_of
 from pbem.core.chain import read_secret, seed_for_turn, write_secret
 from pbem.core.game import Verified, new_game, read_ledger, verify_game
+from pbem.core.preview import preview, preview_text
 from pbem.core.hidden import digest_commitment, hidden_key, read_hidden_key
 from pbem.core.schemas import SCHEMA_NAMES, schema_data, schema_text, validate
 from pbem.core.turn import decisions_digest
@@ -251,8 +252,13 @@ def validate_orders(file: Path = typer.Argument(..., help="The orders or standin
                                      "and none that only orders have, or, when its fields fit both, when it "
                                      "is for a power whose turn it is not."),
                     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of text."),
+                    warn_below: Optional[float] = typer.Option(
+                        None, "--warn-below", metavar="PERCENT",
+                        help="Valid orders get a preview; warn of each battle whose chance of success is "
+                             "below PERCENT (default: the player's standing orders' warn_below, else 50)."),
                     ) -> None:
-    """Check orders, or standing orders on their own, without resolving anything."""
+    """Check orders, or standing orders on their own, without resolving anything; valid orders
+    get a preview of what they will do, seen from their role's view."""
     if kind not in _KINDS:
         typer.echo(f"error: unknown kind {kind!r} (allowed: {', '.join(_KINDS)})", err=True)
         raise typer.Exit(code=1)
@@ -297,10 +303,23 @@ def validate_orders(file: Path = typer.Argument(..., help="The orders or standin
     if failure is None and kind == "orders" and viewer is None:
         facts |= _published_digest(state, state_doc.data, ruleset,
                                    decisions_digest(state_doc.data, submissions, standing_docs))
+    if failure is None and kind == "orders":
+        facts |= _preview_facts(ruleset, state_doc.data, doc.data, standing_docs, warn_below, viewer is not None)
     _outcome(failure, as_json, facts, f"the {what} are not valid")
     if not as_json:
         digest = f"; decisions digest {facts['decisions_digest']}" if "decisions_digest" in facts else ""
         typer.echo(f"{display_path(file)}: the {what} are valid{digest}", err=True)
+        typer.echo(preview_text(facts.get("preview")), nl=False)
+
+
+def _preview_facts(ruleset, state: dict, orders: dict, standing_docs: dict, warn_below: float | None,
+                   is_view: bool) -> dict:
+    """The preview of valid orders, from their role's view and that role's own standing orders
+    (a --standing file of the same role) only: never another role's."""
+    role = orders[ruleset.role_field]
+    own = standing_docs.get(role)
+    found = preview(ruleset, state, role, orders, own.data if own else None, warn_below, is_view)
+    return {"preview": found} if found is not None else {}
 
 
 def _published_digest(path: Path, state: dict, ruleset, digest: str) -> dict[str, str]:

@@ -115,6 +115,18 @@ class Ruleset(ABC):
         player reads before a decision (a hand of cards); nothing in a game without secrets."""
         return []
 
+    def preview(self, view: dict[str, Any], orders: dict[str, Any], standing: dict[str, Any] | None,
+                warn_below: float) -> dict[str, Any] | None:
+        """What a player's valid orders will do, forecast only from what that player may see: `view` is
+        `view_state(state, role)`, `orders` the role's orders (plain data, already checked valid),
+        `standing` that role's own standing orders or None. Other roles' standing orders are never given:
+        where they matter, the defaults stand in (and the preview says so). `warn_below` is a chance in
+        [0, 1]: a battle or attack whose chance of success is below it gets a warning.
+        Returns {"lines": [str, ...] (the orders read back in the player's terms and each forecast, one
+        line each), "warnings": [str, ...], "items": [game-specific plain-data detail, JSON-able]}, or None
+        for a game without a preview. Never decides a rule, never draws dice (no randomness at all)."""
+        return None
+
     def order_items(self, orders: dict[str, Any]) -> list[str]:
         """The field of every item of a turn's orders file (``purchase``, ``combat_move[2]``, ``plays[0]``):
         each must end in an event that names it in its ``order`` field and says what became of it

@@ -13,8 +13,9 @@ from pbem.core.errors import InputError, Problem
 from pbem.core.folder import STANDING
 from pbem.core.moderator import (Position, check, check_standing, next_version, read_submission,
                                  store_version)
+from pbem.core.preview import preview, preview_text
 from pbem.core.players import Player, Players
-from pbem.core.yamlio import parse_document
+from pbem.core.yamlio import parse_document, read_text
 from pbem.mail.messages import Incoming, outgoing
 from pbem.mail.room import Mailroom, write_whole
 
@@ -126,6 +127,8 @@ class Answers:
         answer += (f"\nSHA-256 of the orders: {digest}\n(the report lists it; `sha256sum` of the file you sent "
                    "gives it too, with Unix line endings)\n")
         answer += "\nYour orders as read:\n" + _echo(text)
+        if not early and not problems:
+            answer += self._preview(position, role, doc)
         answer += self._standing_on_file(position, role)
         notes = list(incoming.notes) + _repairs(text)
         if notes:
@@ -175,6 +178,19 @@ class Answers:
         self.room.log(f"{incoming.message_id} from {incoming.sender}: {role}'s standing orders in force")
         self.room.note("handled", message_id=incoming.message_id, sender=incoming.sender, outcome="standing orders",
                        role=role, sha256=digest)
+
+    @staticmethod
+    def _preview(position: Position, role: str, doc) -> str:
+        """What the valid orders will do, from the role's view and its own standing orders on file
+        only (never another role's), with their warn_below threshold."""
+        path = position.folder / STANDING / f"{role}.yaml"
+        try:
+            own = parse_document(read_text(path), "standing orders").data if path.is_file() else None
+        except InputError:
+            own = None  # stored ones were checked; an unreadable file only loses its threshold
+        found = preview(position.ruleset, position.state, role, doc.data, own if isinstance(own, dict) else None)
+        text = preview_text(found)
+        return f"\n{text}" if text else ""
 
     @staticmethod
     def _standing_on_file(position: Position, role: str) -> str:
