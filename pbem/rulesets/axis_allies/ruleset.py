@@ -218,6 +218,11 @@ class AxisAllies(Ruleset):
     def words(self) -> Words:
         return self.edition.words
 
+    def preview(self, view: dict[str, Any], orders: dict[str, Any], standing: dict[str, Any] | None,
+                warn_below: float) -> dict[str, Any] | None:
+        from pbem.rulesets.axis_allies.preview import preview
+        return preview(self.edition, view, orders, standing, warn_below)
+
     def odds(self, request: OddsRequest) -> dict[str, Any]:
         """The outcome probabilities of a battle (`pbem odds`), as plain JSON data: at least
         ``attacker_win``, ``defender_win``, ``draw`` (summing to 1), ``attacker_survivors`` and

@@ -1,0 +1,112 @@
+"""The preview of a power's valid orders (`pbem validate`, the mail answer): its purchase read back,
+and the exact odds of every battle its combat move makes, from its view of the board only. The
+defenders' standing orders are not the player's to see: the defaults stand in for them."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from pbem.core.errors import InputError
+from pbem.core.words import percent
+from pbem.rulesets.axis_allies.edition import Edition
+from pbem.rulesets.axis_allies.odds_request import OddsRequest, odds_data
+
+UNKNOWN_DEFENCE = "defender's standing orders unknown: defaults assumed"
+NOT_FIGHTING = ("industrial_complex",)  # on the board, never in a battle's stacks
+
+
+def _text(units: dict[str, int]) -> str:
+    return ", ".join(f"{n} {unit}" for unit, n in units.items() if n and unit not in NOT_FIGHTING)
+
+
+def _target(move: dict[str, Any]) -> str:
+    """Where a combat move ends: the territory it unloads into, else the last space of its path."""
+    return move.get("unload") or move["path"][-1]
+
+
+def attacks(orders: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Each space the combat move attacks: its attacking units and whether it is an amphibious
+    assault (cargo unloaded), with the sea zone its transports must clear first."""
+    found: dict[str, dict[str, Any]] = {}
+    for move in orders.get("combat_move") or []:
+        cargo = Counter()
+        for load in move.get("load") or []:
+            cargo.update(load["units"])
+        if move.get("unload"):
+            sea = found.setdefault(move["path"][-1], {"units": Counter(), "amphibious": False, "before": None})
+            sea["units"].update(move["units"])
+            attack = found.setdefault(move["unload"], {"units": Counter(), "amphibious": False, "before": None})
+            attack.update(amphibious=True, before=move["path"][-1])
+            attack["units"].update(cargo)
+        else:
+            found.setdefault(_target(move), {"units": Counter(), "amphibious": False, "before": None})[
+                "units"].update(move["units"])
+    return found
+
+
+def _casualty_order(orders: dict[str, Any], standing: dict[str, Any] | None, space: str) -> str:
+    own = (orders.get("battles") or {}).get(space, {}).get("casualty_order") or orders.get("casualty_order") \
+        or (standing or {}).get("casualty_order") or []
+    return ", ".join(str(e) for e in own)
+
+
+def battle_preview(edition: Edition, view: dict[str, Any], orders: dict[str, Any], standing: dict[str, Any] | None,
+                   space: str, attack: dict[str, Any]) -> dict[str, Any] | None:
+    """The odds of the battle in `space`, or None when no enemy unit is there (no battle)."""
+    board, power = edition.board, orders["power"]
+    there = (view.get("units") or {}).get(space, {})
+    defending = {p: u for p, u in there.items() if board.enemies(p, power) and _text(u)}
+    if not defending:
+        return None
+    defender = max(defending, key=lambda p: sum(defending[p].values()))
+    units: Counter[str] = Counter()
+    for own in defending.values():
+        units.update(own)
+    request = OddsRequest(_text(attack["units"]), _text(units), power, defender, sea=board.is_sea(space),
+                          amphibious=attack["amphibious"],
+                          attacker_casualty_order=_casualty_order(orders, standing, space), top=1)
+    data = odds_data(request, edition)
+    return {"space": space, "defenders": sorted(defending), "ipc": 0 if board.is_sea(space) else board.ipc(space),
+            "amphibious": attack["amphibious"], "after": attack["before"], **data}
+
+
+def _line(w, item: dict[str, Any]) -> str:
+    what = "Amphibious assault on" if item["amphibious"] else "Attack on"
+    line = (f"{what} {item['space']}: wins {percent(item['attacker_win'])}, {w.power(item['defender'])} holds "
+            f"{percent(item['defender_win'])}, both wiped out {percent(item['draw'])}")
+    if item.get("attacker_captures") is not None:
+        line += f"; takes it ({item['ipc']} IPC) {percent(item['attacker_captures'])}"
+    if item["after"]:
+        line += f" (if the sea battle in {item['after']} is won first)"
+    return line + (f"; expected IPC lost: you {item['attacker_ipc_lost']:.1f}, "
+                   f"defenders {item['defender_ipc_lost']:.1f}")
+
+
+def preview(edition: Edition, view: dict[str, Any], orders: dict[str, Any], standing: dict[str, Any] | None,
+            warn_below: float) -> dict[str, Any]:
+    """Lines, warnings and items of the interface of `Ruleset.preview`."""
+    w, power = edition.words, orders["power"]
+    lines, warnings, items = [], [], []
+    bought = orders.get("purchase") or {}
+    if bought:
+        cost = edition.units.cost(bought)
+        left = (view.get("treasury") or {}).get(power, 0) - cost
+        lines.append(f"Purchase: {w.units(bought)} for {cost} IPC ({left} IPC left)")
+    for space, attack in attacks(orders).items():
+        try:
+            item = battle_preview(edition, view, orders, standing, space, attack)
+        except InputError as exc:
+            lines.append(f"Attack on {space}: odds not computed ({exc.problems[0].message})")
+            continue
+        if item is None:
+            lines.append(f"Move into {space}: no enemy unit there, no battle")
+            continue
+        items.append(item)
+        lines.append(_line(w, item))
+        if item["attacker_win"] < warn_below:
+            warnings.append(f"Attack on {space}: wins {percent(item['attacker_win'])} "
+                            f"(below your {100 * warn_below:g}% threshold)")
+    if items:
+        lines.append(UNKNOWN_DEFENCE)
+    return {"lines": lines, "warnings": warnings, "items": items}
