@@ -20,28 +20,37 @@ def _text(units: dict[str, int]) -> str:
     return ", ".join(f"{n} {unit}" for unit, n in units.items() if n and unit not in NOT_FIGHTING)
 
 
-def _target(move: dict[str, Any]) -> str:
-    """Where a combat move ends: the territory it unloads into, else the last space of its path."""
-    return move.get("unload") or move["path"][-1]
+def _end(move: dict[str, Any]) -> str:
+    """Where a move's units end: the last space of its path, or where they are (an empty path)."""
+    return (move.get("path") or [move["from"]])[-1]
+
+
+def _attack(found: dict[str, dict[str, Any]], space: str) -> dict[str, Any]:
+    return found.setdefault(space, {"units": Counter(), "bombard": Counter(), "raid": False, "amphibious": False,
+                                    "before": None})
 
 
 def attacks(orders: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """Each space the combat move attacks: its attacking units and whether it is an amphibious
-    assault (cargo unloaded), with the sea zone its transports must clear first."""
+    """Each space the combat move attacks: its attacking and bombarding units, whether it is an
+    amphibious assault (cargo unloaded), with the sea zone its transports must clear first, or a
+    strategic bombing raid."""
     found: dict[str, dict[str, Any]] = {}
     for move in orders.get("combat_move") or []:
-        cargo = Counter()
-        for load in move.get("load") or []:
-            cargo.update(load["units"])
+        if move.get("bombard"):
+            _attack(found, move["bombard"])["bombard"].update(move["units"])
+            continue
         if move.get("unload"):
-            sea = found.setdefault(move["path"][-1], {"units": Counter(), "amphibious": False, "before": None})
-            sea["units"].update(move["units"])
-            attack = found.setdefault(move["unload"], {"units": Counter(), "amphibious": False, "before": None})
-            attack.update(amphibious=True, before=move["path"][-1])
+            cargo = Counter()
+            for load in move.get("load") or []:
+                cargo.update(load["units"])
+            _attack(found, _end(move))["units"].update(move["units"])
+            attack = _attack(found, move["unload"])
+            attack.update(amphibious=True, before=_end(move))
             attack["units"].update(cargo)
-        else:
-            found.setdefault(_target(move), {"units": Counter(), "amphibious": False, "before": None})[
-                "units"].update(move["units"])
+            continue
+        attack = _attack(found, _end(move))
+        attack["units"].update(move["units"])
+        attack["raid"] = attack["raid"] or bool(move.get("bombing_raid"))
     return found
 
 
@@ -64,7 +73,7 @@ def battle_preview(edition: Edition, view: dict[str, Any], orders: dict[str, Any
     for own in defending.values():
         units.update(own)
     request = OddsRequest(_text(attack["units"]), _text(units), power, defender, sea=board.is_sea(space),
-                          amphibious=attack["amphibious"],
+                          amphibious=attack["amphibious"], bombard=_text(attack["bombard"]),
                           attacker_casualty_order=_casualty_order(orders, standing, space), top=1)
     data = odds_data(request, edition)
     return {"space": space, "defenders": sorted(defending), "ipc": 0 if board.is_sea(space) else board.ipc(space),
@@ -87,13 +96,17 @@ def preview(edition: Edition, view: dict[str, Any], orders: dict[str, Any], stan
             warn_below: float) -> dict[str, Any]:
     """Lines, warnings and items of the interface of `Ruleset.preview`."""
     w, power = edition.words, orders["power"]
-    lines, warnings, items = [], [], []
+    lines, warnings, items, fought = [], [], [], set()
     bought = orders.get("purchase") or {}
     if bought:
         cost = edition.units.cost(bought)
         left = (view.get("treasury") or {}).get(power, 0) - cost
-        lines.append(f"Purchase: {w.units(bought)} for {cost} IPC ({left} IPC left)")
+        lines.append(f"Purchase: {w.units(bought)} for {cost} IPC" + (f" ({left} IPC left)" if left >= 0 else ""))
     for space, attack in attacks(orders).items():
+        if attack["raid"]:
+            lines.append(f"Strategic bombing raid on {space}: {w.units(dict(attack['units']))} (no odds: the battle "
+                         "calculator does not compute raids)")
+            continue
         try:
             item = battle_preview(edition, view, orders, standing, space, attack)
         except InputError as exc:
@@ -102,6 +115,9 @@ def preview(edition: Edition, view: dict[str, Any], orders: dict[str, Any], stan
         if item is None:
             lines.append(f"Move into {space}: no enemy unit there, no battle")
             continue
+        if item["after"] not in fought:
+            item["after"] = None  # the transports' sea zone holds no enemy: nothing to win first
+        fought.add(space)
         items.append(item)
         lines.append(_line(w, item))
         if item["attacker_win"] < warn_below:
