@@ -1,0 +1,86 @@
+"""The preview of valid orders (issue 26): `pbem validate` and the mail answer read the orders back
+with the exact odds of each battle, seen from the player's view and its own standing orders only."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import yaml
+from typer.testing import CliRunner
+
+from pbem.cli import app
+from pbem.core.moderator import Position
+from pbem.core.yamlio import load_document
+from pbem.mail.answers import Answers
+from pbem.rulesets import get_ruleset
+
+REVISED = Path(__file__).parent.parent / "examples" / "aa-revised"
+EUROPE = Path(__file__).parent.parent / "examples" / "aa-europe"
+GERMANY = (REVISED / "orders" / "02-germany.yaml", REVISED / "01-ussr" / "state.yaml")
+
+
+def _validate(*args: str):
+    result = CliRunner().invoke(app, ["validate", *args])
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def test_validate_previews_each_battle_of_a_revised_turn_quickly() -> None:
+    orders, state = GERMANY
+    started = time.perf_counter()
+    out = _validate(str(orders), "--state", str(state)).stdout
+    assert time.perf_counter() - started < 2
+    assert "Purchase: 8 infantry, 1 artillery, 2 tanks for 38 IPC (2 IPC left)" in out
+    assert "Attack on Karelia S.S.R.: wins" in out
+    assert "Attack on SZ 13: wins 94.5%, UK holds 2.3%, both wiped out 3.2%" in out
+    assert "defender's standing orders unknown: defaults assumed" in out
+    assert "Warning" not in out
+
+
+def test_the_amphibious_assault_follows_its_sea_battle_and_json_holds_the_items() -> None:
+    orders, state = GERMANY
+    data = json.loads(_validate(str(orders), "--state", str(state), "--json").stdout)
+    items = {i["space"]: i for i in data["preview"]["items"]}
+    assert items["Anglo-Egypt"]["amphibious"] and items["Anglo-Egypt"]["after"] == "SZ 15"
+    assert items["SZ 15"]["kind"] == "sea" and items["Anglo-Egypt"]["ipc"] == 2
+    assert 0 < items["Anglo-Egypt"]["attacker_captures"] < 1
+
+
+def test_a_battle_below_the_threshold_is_warned_of() -> None:
+    orders, state = GERMANY
+    out = _validate(str(orders), "--state", str(state), "--warn-below", "95").stdout
+    assert "Warning: Attack on SZ 13: wins 94.5% (below your 95% threshold)" in out
+    assert "Warning: Attack on SZ 15" not in out
+
+
+def test_europe_previews_its_battles_and_names_its_raids() -> None:
+    out = _validate(str(EUROPE / "orders" / "05-germany.yaml"), "--state", str(EUROPE / "04-setup-usa" / "state.yaml")
+                    ).stdout
+    assert "Attack on Egypt: wins 69.4%" in out
+    assert "Strategic bombing raid on United Kingdom: 1 bomber, 2 fighters" in out
+
+
+def test_the_preview_does_not_depend_on_another_powers_standing_orders(tmp_path: Path) -> None:
+    orders, state = GERMANY
+    uk = yaml.safe_load((REVISED / "standing" / "uk.yaml").read_text())
+    outs = []
+    for order in (uk["casualty_order"], list(reversed(uk["casualty_order"]))):
+        path = tmp_path / f"uk-{len(outs)}.yaml"
+        path.write_text(yaml.safe_dump(uk | {"casualty_order": order}))
+        outs.append(_validate(str(orders), "--state", str(state), "--standing", str(path)).stdout)
+    assert outs[0] == outs[1] and "Preview:" in outs[0]
+
+
+def test_the_mail_answer_shows_the_preview_with_the_players_own_threshold(tmp_path: Path) -> None:
+    orders, state = GERMANY
+    (tmp_path / "standing").mkdir()
+    (tmp_path / "standing" / "germany.yaml").write_text("power: germany\nwarn_below: 97\n")
+    (tmp_path / "standing" / "uk.yaml").write_text("power: uk\nwarn_below: 1\n")
+    data = load_document(state).data
+    position = Position(tmp_path, state, data, get_ruleset(data["ruleset"]), None)
+    answer = Answers._preview(position, "germany", load_document(orders))
+    assert answer.startswith("\nPreview:\n") and "Amphibious assault on Anglo-Egypt" in answer
+    assert "Warning: Attack on SZ 15: wins 97.6%" not in answer
+    assert "Warning: Attack on SZ 13: wins 94.5% (below your 97% threshold)" in answer
