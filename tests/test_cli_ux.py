@@ -116,6 +116,7 @@ def test_validate_json():
     assert good.exit_code == 0, good.output
     facts = json.loads(good.stdout)
     assert re.fullmatch("[0-9a-f]{64}", facts.pop("decisions_digest"))
+    assert any("Attack on Belorussia" in line for line in facts.pop("preview")["lines"])  # valid orders: a preview
     assert facts == {"ok": True, "file": display_path(EXAMPLE / "orders" / "01-ussr.yaml"),
                      "kind": "orders", "problems": []}
     bad = pbem("validate", str(EXAMPLE / "orders" / "02-germany.yaml"), "--state", START, "--json")
