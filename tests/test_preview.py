@@ -84,3 +84,17 @@ def test_the_mail_answer_shows_the_preview_with_the_players_own_threshold(tmp_pa
     assert answer.startswith("\nPreview:\n") and "Amphibious assault on Anglo-Egypt" in answer
     assert "Warning: Attack on SZ 15: wins 97.6%" not in answer
     assert "Warning: Attack on SZ 13: wins 94.5% (below your 97% threshold)" in answer
+
+
+def test_pbem_odds_takes_the_battle_from_the_state_and_the_orders() -> None:
+    orders, state = GERMANY
+    result = CliRunner().invoke(app, ["odds", "--state", str(state), "anglo-egypt", "--orders", str(orders), "--json"])
+    assert result.exit_code == 0, result.output
+    sea, land = json.loads(result.stdout)
+    assert (sea["space"], land["space"], land["after"]) == ("SZ 15", "Anglo-Egypt", "SZ 15")
+    preview = json.loads(_validate(str(orders), "--state", str(state), "--json").stdout)["preview"]["items"]
+    assert land["attacker_win"] == next(i for i in preview if i["space"] == "Anglo-Egypt")["attacker_win"]
+    missing = CliRunner().invoke(app, ["odds", "--state", str(state), "Anglo-Egypt"])
+    assert missing.exit_code == 1 and "need --orders ORDERS" in missing.output
+    nowhere = CliRunner().invoke(app, ["odds", "--state", str(state), "Germany", "--orders", str(orders)])
+    assert nowhere.exit_code == 1 and "move no unit into Germany" in nowhere.output

@@ -8,6 +8,7 @@ odds_request.py. Nothing is imported before the command runs, so that pbem start
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Optional
 
 import typer
@@ -17,8 +18,12 @@ from pbem.core.errors import InputError
 from pbem.rulesets import RULESETS, get_ruleset
 
 
-def odds(attacker: str = typer.Option(..., help='Attacking units, e.g. "3 infantry, 1 artillery, 2 tanks".'),
-         defender: str = typer.Option(..., help='Defending units, e.g. "4 inf, 1 fighter" (an AA gun here = --aa).'),
+def odds(space: Optional[str] = typer.Argument(None, help="With --state: the space whose battle to compute."),
+         state: Optional[Path] = typer.Option(None, "--state", help="A state or view file: the defenders of SPACE "
+                                              "come from it, the attackers from the --orders' moves into SPACE."),
+         orders: Optional[Path] = typer.Option(None, "--orders", help="With --state: the attacker's orders."),
+         attacker: Optional[str] = typer.Option(None, help='Attacking units, e.g. "3 infantry, 1 artillery, 2 tanks".'),
+         defender: Optional[str] = typer.Option(None, help='Defending units, e.g. "4 inf, 1 fighter" (an AA gun here = --aa).'),
          attacker_power: Optional[str] = typer.Option(None, help="The attacking power (default germany)."),
          defender_power: Optional[str] = typer.Option(
              None, help="The defending power (default the attacker's first enemy in turn order)."),
@@ -50,7 +55,15 @@ def odds(attacker: str = typer.Option(..., help='Attacking units, e.g. "3 infant
          as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of text."),
          ruleset: str = typer.Option("aa-revised", help="Ruleset id: an Axis & Allies edition."),
          ) -> None:
-    """The exact odds of a battle: who wins, what survives, what is lost, the likeliest outcomes."""
+    """The exact odds of a battle: who wins, what survives, what is lost, the likeliest outcomes; given
+    --state, SPACE and --orders, of the battle those orders make there (after its sea battle, if any)."""
+    if state is not None:
+        _odds_on_board(state, space, orders, as_json)
+        return
+    if attacker is None or defender is None:
+        typer.echo("error: say the battle: --attacker and --defender, or --state STATE SPACE --orders ORDERS",
+                   err=True)
+        raise typer.Exit(code=1)
     from pbem.rulesets.axis_allies.odds_request import OddsRequest
     from pbem.rulesets.axis_allies.reports.odds_text import odds_text
     from pbem.rulesets.axis_allies.ruleset import AxisAllies
@@ -69,3 +82,30 @@ def odds(attacker: str = typer.Option(..., help='Attacking units, e.g. "3 infant
         fail(exc, "no odds computed")
     text = json.dumps(result, indent=2, sort_keys=True) if as_json else odds_text(result, rules.words())
     typer.echo(text, nl=as_json)
+
+
+def _odds_on_board(state: Path, space: str | None, orders: Path | None, as_json: bool) -> None:
+    """The battles of SPACE as the preview of the orders computes them: one path for both."""
+    from pbem.core.views import split_view
+    from pbem.core.yamlio import load_document
+    from pbem.rulesets.axis_allies.preview import space_odds
+    from pbem.rulesets.axis_allies.reports.odds_text import odds_text
+    from pbem.rulesets.axis_allies.ruleset import AxisAllies
+    if space is None or orders is None:
+        missing = " and ".join(m for m, given in (("SPACE", space), ("--orders ORDERS", orders)) if given is None)
+        typer.echo(f"error: with --state, the odds need {missing}: the defenders come from the state, the "
+                   "attackers from the orders' combat moves into SPACE", err=True)
+        raise typer.Exit(code=1)
+    try:
+        view = split_view(load_document(state))[0].data
+        rules = ruleset_or_exit(view["ruleset"])
+        if not isinstance(rules, AxisAllies):
+            typer.echo(f"error: the {view['ruleset']} ruleset has no battle calculator", err=True)
+            raise typer.Exit(code=1)
+        battles = space_odds(rules.edition, view, load_document(orders).data, space)
+    except InputError as exc:
+        fail(exc, "no odds computed")
+    if as_json:
+        typer.echo(json.dumps(battles, indent=2, sort_keys=True))
+        return
+    typer.echo("\n".join(odds_text(b, rules.words()) for b in battles), nl=False)

@@ -7,9 +7,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from pbem.core.errors import InputError
+from pbem.core.errors import InputError, Problem
 from pbem.core.words import percent
 from pbem.rulesets.axis_allies.edition import Edition
+from pbem.rulesets.axis_allies.names import normalise
 from pbem.rulesets.axis_allies.odds_request import OddsRequest, odds_data
 
 UNKNOWN_DEFENCE = "defender's standing orders unknown: defaults assumed"
@@ -126,3 +127,21 @@ def preview(edition: Edition, view: dict[str, Any], orders: dict[str, Any], stan
     if items:
         lines.append(UNKNOWN_DEFENCE)
     return {"lines": lines, "warnings": warnings, "items": items}
+
+
+def space_odds(edition: Edition, view: dict[str, Any], orders: dict[str, Any], space: str) -> list[dict[str, Any]]:
+    """`pbem odds --state STATE SPACE --orders ORDERS`: the battle the orders make in `space`, after
+    the sea battle its transports must win first if any, as the preview computes them; `InputError`
+    when the orders make none there."""
+    found = attacks(orders)
+    named = next((s for s in found if normalise(s) == normalise(space)), None)
+    if named is None:
+        raise InputError([Problem("command line", None, "SPACE", f"the orders move no unit into {space} in their "
+                                  "combat move", ", ".join(found) or "no space: the combat move is empty")])
+    chain = [found[named]["before"], named] if found[named]["before"] else [named]
+    battles = [battle_preview(edition, view, orders, None, s, found[s]) for s in chain]
+    if battles[-1] is None:
+        raise InputError([Problem("command line", None, "SPACE", f"no enemy unit is in {named}: no battle there",
+                                  ", ".join(s for s in found if battle_preview(edition, view, orders, None, s,
+                                                                               found[s])) or "none")])
+    return [b for b in battles if b is not None]
