@@ -187,14 +187,14 @@ def _solve(battle: Battle, orders: BattleOrders, retreat_below: float | None,
 
 
 def battle_odds(battle: Battle, orders: BattleOrders | None = None, *, retreat_below: float | None = None,
-                top: int = 10) -> Odds:
+                top: int = 10, max_work: int | None = None) -> Odds:
     """The exact outcome probabilities of ``battle`` under ``orders``.
 
     ``retreat_below`` (odds only): besides ``orders.retreat``, the attacker retreats at step 7
     whenever its chance of winning from there on (under the same rules) is below this bound.
-    ``top``: how many of the most likely end stacks to list.
+    ``top``: how many of the most likely end stacks to list. ``max_work``: `BattleTooLarge` beyond it.
     """
-    ends, rounds, dropped = _solve(battle, orders or BattleOrders(), retreat_below, None)
+    ends, rounds, dropped = _solve(battle, orders or BattleOrders(), retreat_below, max_work)
     tally = _Tally(battle)
     for end in ends:
         tally.add(*end)

@@ -88,6 +88,7 @@ def _odds_on_board(state: Path, space: str | None, orders: Path | None, as_json:
     """The battles of SPACE as the preview of the orders computes them: one path for both."""
     from pbem.core.views import split_view
     from pbem.core.yamlio import load_document
+    from pbem.rulesets.axis_allies.odds_chain import BattleTooLarge
     from pbem.rulesets.axis_allies.preview import space_odds
     from pbem.rulesets.axis_allies.reports.odds_text import odds_text
     from pbem.rulesets.axis_allies.ruleset import AxisAllies
@@ -105,6 +106,10 @@ def _odds_on_board(state: Path, space: str | None, orders: Path | None, as_json:
         battles = space_odds(rules.edition, view, load_document(orders).data, space)
     except InputError as exc:
         fail(exc, "no odds computed")
+    except BattleTooLarge:
+        typer.echo("error: too large a battle for the exact odds of a turn: give it as --attacker and "
+                   "--defender, with --simulate 10000", err=True)
+        raise typer.Exit(code=1) from None
     if as_json:
         typer.echo(json.dumps(battles, indent=2, sort_keys=True))
         return

@@ -57,6 +57,8 @@ class OddsRequest:
     seed: int = 0
     top: int = 10
     """How many of the most likely outcomes to list."""
+    max_work: int | None = None
+    """The exact odds' bound of work (odds.py); beyond it `BattleTooLarge` (None: no bound)."""
 
 
 WHERE = "command line"  # the "file" of a Problem about an option
@@ -273,7 +275,8 @@ def odds_data(request: OddsRequest, edition: Edition) -> dict[str, Any]:
         odds = simulate(battle, orders, request.simulate, request.seed, top=request.top)
     else:
         try:
-            odds = battle_odds(battle, orders, retreat_below=request.retreat_below_chance, top=request.top)
+            odds = battle_odds(battle, orders, retreat_below=request.retreat_below_chance, top=request.top,
+                               max_work=request.max_work)
         except StepsNotCovered as exc:
             raise InputError([Problem(WHERE, None, "--simulate", f"{exc} (add --simulate 10000)")]) from None
     retreat_rule = orders.retreat != RetreatRule() or request.retreat_below_chance is not None

@@ -9,8 +9,10 @@ from typing import Any
 
 from pbem.core.errors import InputError, Problem
 from pbem.core.words import percent
+from pbem.rulesets.axis_allies.combat_link import MAX_ODDS_WORK
 from pbem.rulesets.axis_allies.edition import Edition
 from pbem.rulesets.axis_allies.names import normalise
+from pbem.rulesets.axis_allies.odds_chain import BattleTooLarge
 from pbem.rulesets.axis_allies.odds_request import OddsRequest, odds_data
 
 UNKNOWN_DEFENCE = "defender's standing orders unknown: defaults assumed"
@@ -75,7 +77,8 @@ def battle_preview(edition: Edition, view: dict[str, Any], orders: dict[str, Any
         units.update(own)
     request = OddsRequest(_text(attack["units"]), _text(units), power, defender, sea=board.is_sea(space),
                           amphibious=attack["amphibious"], bombard=_text(attack["bombard"]),
-                          attacker_casualty_order=_casualty_order(orders, standing, space), top=1)
+                          attacker_casualty_order=_casualty_order(orders, standing, space), top=1,
+                          max_work=MAX_ODDS_WORK)
     data = odds_data(request, edition)
     return {"space": space, "defenders": sorted(defending), "ipc": 0 if board.is_sea(space) else board.ipc(space),
             "amphibious": attack["amphibious"], "after": attack["before"], **data}
@@ -112,6 +115,9 @@ def preview(edition: Edition, view: dict[str, Any], orders: dict[str, Any], stan
             item = battle_preview(edition, view, orders, standing, space, attack)
         except InputError as exc:
             lines.append(f"Attack on {space}: odds not computed ({exc.problems[0].message})")
+            continue
+        except BattleTooLarge:
+            lines.append(f"Attack on {space}: odds not computed (too large a battle for the exact odds of a turn)")
             continue
         if item is None:
             lines.append(f"Move into {space}: no enemy unit there, no battle")
