@@ -200,6 +200,7 @@ def test_a_round_by_mail_plays_as_by_hand(game: Path, config: MailConfig, mailbo
         assert ours["turn"] == entry["turn"] and ours["state_sha256"] == entry["state_sha256"]
         (reply,) = [m for m in mailboxes.of(f"{role}@example.org") if m["In-Reply-To"] == f"<turn{number}@example.org>"]
         assert "are valid and stored as inbox/turn-" in reply.get_content()
+        assert "Preview:" in reply.get_content() and "defender's standing orders unknown" in reply.get_content()
         report = mailboxes.of("ussr@example.org")[-1]
         assert report["Subject"].startswith(f"[Revised example game] Game turn {number} ({role}) played")
         html = report.get_body(preferencelist=("html",))
