@@ -84,6 +84,15 @@ def battle_preview(edition: Edition, view: dict[str, Any], orders: dict[str, Any
             "amphibious": attack["amphibious"], "after": attack["before"], **data}
 
 
+def _unopposed(edition: Edition, view: dict[str, Any], power: str, space: str) -> str:
+    """A move into a space without enemy units: no battle, and an enemy territory is taken."""
+    board = edition.board
+    owner = (view.get("control") or {}).get(space)
+    if not board.is_sea(space) and board.enemies(owner, power):
+        return f"Move into {space}: no enemy unit there, taken without a battle ({board.ipc(space)} IPC)"
+    return f"Move into {space}: no enemy unit there, no battle"
+
+
 def _line(w, item: dict[str, Any]) -> str:
     what = "Amphibious assault on" if item["amphibious"] else "Attack on"
     line = (f"{what} {item['space']}: wins {percent(item['attacker_win'])}, {w.power(item['defender'])} holds "
@@ -120,7 +129,7 @@ def preview(edition: Edition, view: dict[str, Any], orders: dict[str, Any], stan
             lines.append(f"Attack on {space}: odds not computed (too large a battle for the exact odds of a turn)")
             continue
         if item is None:
-            lines.append(f"Move into {space}: no enemy unit there, no battle")
+            lines.append(_unopposed(edition, view, power, space))
             continue
         if item["after"] not in fought:
             item["after"] = None  # the transports' sea zone holds no enemy: nothing to win first
