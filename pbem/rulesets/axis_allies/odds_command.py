@@ -23,7 +23,8 @@ def odds(space: Optional[str] = typer.Argument(None, help="With --state: the spa
                                               "come from it, the attackers from the --orders' moves into SPACE."),
          orders: Optional[Path] = typer.Option(None, "--orders", help="With --state: the attacker's orders."),
          attacker: Optional[str] = typer.Option(None, help='Attacking units, e.g. "3 infantry, 1 artillery, 2 tanks".'),
-         defender: Optional[str] = typer.Option(None, help='Defending units, e.g. "4 inf, 1 fighter" (an AA gun here = --aa).'),
+         defender: Optional[str] = typer.Option(
+             None, help='Defending units, e.g. "4 inf, 1 fighter" (an AA gun here = --aa).'),
          attacker_power: Optional[str] = typer.Option(None, help="The attacking power (default germany)."),
          defender_power: Optional[str] = typer.Option(
              None, help="The defending power (default the attacker's first enemy in turn order)."),
