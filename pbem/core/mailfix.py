@@ -146,6 +146,21 @@ class _Lines:
         return not before or before[-1] in ":-?[{," or before.split()[-1][0] in "!&"
 
 
+def tabs(text: str) -> list[tuple[int, int]]:
+    """Where `text` holds a tab: (line, column), both from 1, so a message can point at each."""
+    return [(number, line.index("\t") + 1)
+            for number, line in enumerate(_LINE_BREAK.split(text)[::2], start=1) if "\t" in line]
+
+
+TAB_EXPLAINED = "a tab here: YAML indents with spaces"
+
+
+def explain_tabs(text: str, line: int | None) -> str:
+    """Why a file with tabs may not parse near `line`: the tabs at or before it (the last few)."""
+    found = [where for where in tabs(text) if line is None or where[0] <= line][-3:]
+    return "; ".join(f"line {number}, column {column}: {TAB_EXPLAINED}" for number, column in found)
+
+
 def repair(text: str) -> tuple[str, list[tuple[int, str]]]:
     """`text` with the repairs above, and the notes: (first line, what was done) per kind."""
     text = text.removeprefix(BOM)

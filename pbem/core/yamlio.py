@@ -13,7 +13,7 @@ import yaml
 
 from pbem.core.errors import InputError, Note, Problem, display_path
 from pbem.core.files import MAX_INPUT_BYTES, read_input
-from pbem.core.mailfix import repair
+from pbem.core.mailfix import TAB_WIDTH, explain_tabs, repair
 
 FieldPath = tuple[str | int, ...]
 
@@ -245,6 +245,7 @@ def parse_document(text: str, shown: str) -> Document:
     if len(text) > MAX_INPUT_BYTES:
         raise InputError([Problem(shown, None, "", f"longer than {MAX_INPUT_BYTES:,} characters",
                                   "a smaller file")])
+    original = text
     text, repairs = repair(text)
     loader = _PARSER(text)
     try:
@@ -261,10 +262,21 @@ def parse_document(text: str, shown: str) -> Document:
         if "nesting depth" in reason:  # newer libyaml stops very deep flow nesting before our count does
             raise InputError([Problem(shown, line, "", f"nested more than {MAX_DEPTH} levels deep",
                                       f"at most {MAX_DEPTH} levels")]) from None
-        raise InputError([Problem(shown, line, "", f"not valid YAML: {reason}")]) from None
+        raise InputError([_not_yaml(shown, line, reason, original)]) from None
     finally:
         loader.dispose()
     return Document(shown, data, lines, [Note(shown, line, what) for line, what in repairs])
+
+
+def _not_yaml(shown: str, line: int | None, reason: str, original: str) -> Problem:
+    """A syntax error, explained by the tabs before it where the file has any: a tab read as spaces
+    to the next multiple of `TAB_WIDTH` columns is the likeliest cause of a misplaced key."""
+    tabs = explain_tabs(original, line)
+    if not tabs:
+        return Problem(shown, line, "", f"not valid YAML: {reason}")
+    return Problem(shown, line, "", f"not valid YAML: {reason}; {tabs}",
+                   f"spaces in place of each tab, indenting the line as deep as the lines it belongs with "
+                   f"(a tab was read as spaces to the next multiple of {TAB_WIDTH} columns)")
 
 
 class _Dumper(yaml.SafeDumper):
