@@ -39,7 +39,8 @@ def check_purchase(turn: Turn) -> None:
         else:
             what = f"the {'units' if cost else 'research dice'} cost {cost + research} IPCs"
         where = ("purchase",) if turn.orders.purchase else ("research", "dice")
-        turn.problem(where, f"{what}; {turn.board.power_names[turn.power]} has {have}",
+        unread = "" if turn.purchase_readable else ", counting only the units whose names could be read"
+        turn.problem(where, f"{what}{unread}; {turn.board.power_names[turn.power]} has {have}",
                      f"{have} IPCs or less")
 
 
