@@ -109,7 +109,8 @@ def _check_battle_decisions(turn: Turn) -> None:
                 turn.problem(d.where + ("retreat", "to"),
                              f"attackers in {space} can retreat only to an adjacent friendly space that one of them "
                              f"came from{held_clause(turn)}",
-                             choices(options, f"no space the attackers in {space} came from is friendly and next to it"))
+                             choices(options, f"no space the attackers in {space} came from is friendly and "
+                                              "next to it"))
         if d.cancel_landing and not any(a.target == space for a in turn.assaults):
             turn.problem(d.where + ("cancel_landing",), f"there is no amphibious assault on {space}")
 
