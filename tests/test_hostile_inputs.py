@@ -318,11 +318,18 @@ def test_validate_refuses_a_bad_tagged_value_without_a_traceback(tmp_path):
             "accepts, or the value without its tag)") in result.stderr
 
 
-def test_a_tab_that_breaks_the_yaml_is_pointed_at():
-    # a mail client's tab meant as two spaces: read as eight it leaves `from` outside its move
-    text = "power: germany\ncombat_move:\n  - units: {tank: 2}\n\tfrom: Poland\n"
+def test_a_tab_that_breaks_the_yaml_is_read_at_the_one_width_that_reads_it():
+    # a mail client's tab meant as four columns: read as eight it left `from` outside its move
+    doc = parse_document("power: germany\ncombat_move:\n  - units: {tank: 2}\n\tfrom: Poland\n", "orders.yaml")
+    assert doc.data["combat_move"] == [{"units": {"tank": 2}, "from": "Poland"}]
+    assert [str(n) for n in doc.notes] == [
+        "orders.yaml:4: a tab in the indentation was read as spaces to the next multiple of 4 columns"]
+
+
+def test_a_tab_that_could_mean_two_things_is_pointed_at():
+    # four columns puts `d` beside `c`, two beside `b`: pbem does not guess
     with pytest.raises(InputError) as refused:
-        parse_document(text, "orders.yaml")
+        parse_document("a:\n  b:\n    c: x\n\td: 1\n", "orders.yaml")
     problem, = refused.value.problems
     assert problem.line == 4
     assert problem.message.endswith("; line 4, column 1: a tab here: YAML indents with spaces")
