@@ -206,7 +206,7 @@ BAD_ORDERS = {
         [(2, "(document)", ["not valid YAML", "expected ',' or '}'"])]),
     "schema_violation": (
         "power: ussr\npurchase: {infantry: eight}\ncombat_moves: []\n",
-        [(2, "purchase.infantry", ["'eight' is not a whole number"]),
+        [(2, "purchase.infantry", ["expected a whole number; got `eight`"]),
          (3, "combat_moves", ["unknown field 'combat_moves'", "did you mean 'combat_move'?",
                               "(allowed: ", "combat_move, ", "noncombat_move"])]),
     "unknown_unit_type": (
@@ -666,7 +666,7 @@ BROKEN_GAME_FOLDERS = {
     "no_opening_state": (lambda g: (g / "start" / "state.yaml").unlink(),
                          "game/start/state.yaml", "(document)", "file not found"),
     "turn_file_not_a_mapping": (lambda g: (g / "turns" / "00-note.yaml").write_text("- a list\n"),
-                                "game/turns/00-note.yaml:1", "(document)", "is not a mapping"),
+                                "game/turns/00-note.yaml:1", "(document)", "expected a mapping; got a list"),
     "report_missing": (lambda g: (output_of(g) / "report.md").unlink(),
                        "game/01-ussr/report.md", "(document)", "missing"),
 }

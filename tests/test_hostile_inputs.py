@@ -316,3 +316,27 @@ def test_validate_refuses_a_bad_tagged_value_without_a_traceback(tmp_path):
     assert result.exit_code == 1
     assert (f"{orders}:2: purchase.infantry: '12abc' cannot be read as !!int (allowed: a value that !!int "
             "accepts, or the value without its tag)") in result.stderr
+
+
+def test_a_tab_that_breaks_the_yaml_is_read_at_the_one_width_that_reads_it():
+    # a mail client's tab meant as four columns: read as eight it left `from` outside its move
+    doc = parse_document("power: germany\ncombat_move:\n  - units: {tank: 2}\n\tfrom: Poland\n", "orders.yaml")
+    assert doc.data["combat_move"] == [{"units": {"tank": 2}, "from": "Poland"}]
+    assert [str(n) for n in doc.notes] == [
+        "orders.yaml:4: a tab in the indentation was read as spaces to the next multiple of 4 columns"]
+
+
+def test_a_tab_that_could_mean_two_things_is_pointed_at():
+    # four columns puts `d` beside `c`, two beside `b`: pbem does not guess
+    with pytest.raises(InputError) as refused:
+        parse_document("a:\n  b:\n    c: x\n\td: 1\n", "orders.yaml")
+    problem, = refused.value.problems
+    assert problem.line == 4
+    assert problem.message.endswith("; line 4, column 1: a tab here: YAML indents with spaces")
+    assert problem.allowed.startswith("spaces in place of each tab")
+
+
+def test_a_syntax_error_without_tabs_says_nothing_of_tabs():
+    with pytest.raises(InputError) as refused:
+        parse_document("a:\n  b: 1\n c: 2\n", "orders.yaml")
+    assert "tab" not in str(refused.value)

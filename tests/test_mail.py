@@ -485,3 +485,13 @@ def test_a_game_run_by_mail_before_the_journal_is_neither_announced_nor_answered
     _run(game, config)
     assert not mailboxes.of("ussr@example.org")  # no announcement, no second answer
     assert not (game / "inbox").exists()
+
+
+def test_a_mailed_tab_that_breaks_the_orders_is_pointed_at(game: Path, config: MailConfig,
+                                                           mailboxes: Mailboxes) -> None:
+    # read four columns wide `c` stands beside `b`, two wide beside `a`: pbem does not guess
+    orders = "power: ussr\nnote:\n  a:\n    b: x\n\tc: 1\n"
+    _deliver(config.imap, _orders_mail("ussr", orders, "<tab@x>", attach=False))
+    _run(game, config)
+    reply, = [m for m in mailboxes.of("ussr@example.org") if m["In-Reply-To"] == "<tab@x>"]
+    assert "line 5, column 1: a tab here: YAML indents with spaces" in reply.get_content()

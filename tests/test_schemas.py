@@ -12,7 +12,8 @@ from jsonschema import Draft202012Validator
 from typer.testing import CliRunner
 
 from pbem.cli import app
-from pbem.core.schemas import GAME_SCHEMAS, schema_data
+from pbem.core.schemas import GAME_SCHEMAS, schema_data, validate
+from pbem.core.yamlio import parse_document
 from pbem.rulesets import get_ruleset
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -121,3 +122,28 @@ def test_check_jsonschema_refuses_a_misspelt_space_with_the_game_schema(tmp_path
     done = subprocess.run([sys.executable, "-m", "check_jsonschema", "--schemafile", str(schema), str(orders)],
                           capture_output=True, text=True)
     assert done.returncode == 1 and "Karelai" in done.stdout + done.stderr
+
+
+def _problems(ruleset: str, text: str) -> list[str]:
+    package = get_ruleset(ruleset).schema_package
+    return [f"{p.field}: {p.message}" for p in validate("orders", parse_document(text, "o.yaml"), package)]
+
+
+def test_a_wrong_shape_is_answered_with_the_expected_form_and_an_example():
+    assert _problems("aa-revised", "power: germany\ncasualty_order: {infantry: 2}\n"
+                                   "combat_move:\n- units: [tank]\n  from: Poland\n  path: Ukraine\n") == [
+        "casualty_order: expected a list such as `[infantry, artillery, tank]`; got a mapping",
+        "combat_move[0].units: expected a mapping such as `{infantry: 3, tank: 1}`; got a list",
+        "combat_move[0].path: expected a list such as `[Caucasus, Ukraine]`; got `Ukraine`"]
+
+
+def test_a_choice_of_forms_lists_each_form_not_schema_jargon():
+    space, target = _problems("qmg", "country: germany\nplay: {card: Land Battle, space: {Ukraine: 1}, target: 3}\n")
+    assert space == "play.space: expected text such as `Ukraine`; or a list such as `[Ukraine, Western Europe]`; " \
+                    "got a mapping"
+    assert target.startswith("play.target: expected one of germany, united_kingdom, japan,")
+    assert target.endswith("; or a list such as `[germany, united_kingdom]`; got `3`")
+    # the form was right (a list): the message names what inside it was wrong
+    inner, = _problems("qmg", "country: germany\nplay: {card: Land Battle, space: Ukraine, target: [germany, 3]}\n")
+    assert inner.startswith("play.target[1]: expected one of germany, ") and inner.endswith("; got `3`")
+    assert not any("given schemas" in p for p in _problems("qmg", "country: germany\nplay: {space: 3, target: {}}\n"))

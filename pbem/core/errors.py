@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterable
 
 # Characters that would act on the reader's terminal instead of being shown: C0 controls (ESC starts
 # colour and cursor sequences, CR rewrites a line), DEL, C1 controls, the Unicode line and paragraph
@@ -21,6 +22,11 @@ def escape_controls(text: str, keep_newlines: bool = False) -> str:
     """`text` with every control character written as an escape (`\\x1b`, `\\r`, `\\u202e`);
     `keep_newlines` keeps line feeds, for messages pbem itself writes on several lines."""
     return text.translate(_ESCAPED_KEEPING_LINES if keep_newlines else _ESCAPED)
+
+
+def choices(names: Iterable[str], none_because: str) -> str:
+    """What is allowed, listed; where nothing is, why, for a message never offers an empty list."""
+    return ", ".join(names) or f"nothing: {none_because}"
 
 
 def _where(file: str, line: int | None) -> str:

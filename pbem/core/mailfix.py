@@ -5,7 +5,9 @@ right fails to parse or names `W Russia` with an invisible difference. The repai
 every line outside quoted strings, block scalars (`|`, `>`) and comments, which are never changed:
 
 * in a line's indentation (its leading blanks and `- ` sequence markers) a tab counts as spaces to
-  the next multiple of `TAB_WIDTH` columns, as a terminal, `less` and most mail clients show it;
+  the next multiple of `TAB_WIDTH` columns, as a terminal, `less` and most mail clients show it
+  (where the file then does not read, yamlio.py tries narrower tabs, and points at the tabs when
+  more than one width reads it, or none);
 * a no-break space (U+00A0, U+2007, U+202F) anywhere outside quotes is read as a space;
 * a U+FEFF (a byte order mark) inside the text is removed; one at the very start is the file's
   encoding mark, which YAML itself skips, and is removed without a note.
@@ -25,15 +27,20 @@ _BLANKS = " \t" + NO_BREAK_SPACES
 _LINE_BREAK = re.compile("(\r\n|[\r\n\x85\u2028\u2029])")  # YAML's line breaks, so lines match its lines
 _BLOCK_HEADER = re.compile(r"(?:^|(?<=\s))[|>][1-9+-]{0,2}$")
 
-TAB = f"a tab in the indentation was read as spaces to the next multiple of {TAB_WIDTH} columns"
+def tab_note(width: int) -> str:
+    """The note of a tab read as indentation `width` columns wide."""
+    return f"a tab in the indentation was read as spaces to the next multiple of {width} columns"
+
+
+TAB = tab_note(TAB_WIDTH)
 NO_BREAK_SPACE = "a no-break space outside quotes was read as a space"
 STRAY_BOM = "an invisible U+FEFF (byte order mark) was removed"
 
 
-def _width(blanks: str, column: int = 0) -> int:
-    """The column after `blanks` that start at `column`."""
+def _width(blanks: str, column: int = 0, tab: int = TAB_WIDTH) -> int:
+    """The column after `blanks` that start at `column`, a tab reaching the next multiple of `tab`."""
     for char in blanks:
-        column = (column // TAB_WIDTH + 1) * TAB_WIDTH if char == "\t" else column + 1
+        column = (column // tab + 1) * tab if char == "\t" else column + 1
     return column
 
 
@@ -56,7 +63,8 @@ def _quote_end(line: str, start: int, quote: str) -> int:
 class _Lines:
     """The repair of one text, line by line, remembering what it did and where."""
 
-    def __init__(self) -> None:
+    def __init__(self, tab: int) -> None:
+        self.tab = tab  # columns a tab in the indentation reaches a multiple of
         self.quote: str | None = None  # a quoted string open at the end of the last line
         self.block: int | None = None  # a block scalar's lines are indented deeper than this
         self.found: dict[str, list[int]] = {}
@@ -75,9 +83,9 @@ class _Lines:
                 out.append("-")
                 column += 1
             elif char in _BLANKS:
-                after = _width(char, column)
+                after = _width(char, column, self.tab)
                 if char != " ":
-                    self._note(TAB if char == "\t" else NO_BREAK_SPACE, number)
+                    self._note(tab_note(self.tab) if char == "\t" else NO_BREAK_SPACE, number)
                 out.append(" " * (after - column))
                 column = after
             elif char == BOM:
@@ -91,7 +99,7 @@ class _Lines:
         """One line repaired; `number` counts from 1."""
         if self.block is not None:
             content = line.lstrip(_BLANKS)
-            if not content or _width(line[:len(line) - len(content)]) > self.block:
+            if not content or _width(line[:len(line) - len(content)], tab=self.tab) > self.block:
                 return line
             self.block = None
         if self.quote is not None:
@@ -146,13 +154,29 @@ class _Lines:
         return not before or before[-1] in ":-?[{," or before.split()[-1][0] in "!&"
 
 
-def repair(text: str) -> tuple[str, list[tuple[int, str]]]:
-    """`text` with the repairs above, and the notes: (first line, what was done) per kind."""
+def tabs(text: str) -> list[tuple[int, int]]:
+    """Where `text` holds a tab: (line, column), both from 1, so a message can point at each."""
+    return [(number, line.index("\t") + 1)
+            for number, line in enumerate(_LINE_BREAK.split(text)[::2], start=1) if "\t" in line]
+
+
+TAB_EXPLAINED = "a tab here: YAML indents with spaces"
+
+
+def explain_tabs(text: str, line: int | None) -> str:
+    """Why a file with tabs may not parse near `line`: the tabs at or before it (the last few)."""
+    found = [where for where in tabs(text) if line is None or where[0] <= line][-3:]
+    return "; ".join(f"line {number}, column {column}: {TAB_EXPLAINED}" for number, column in found)
+
+
+def repair(text: str, tab: int = TAB_WIDTH) -> tuple[str, list[tuple[int, str]]]:
+    """`text` with the repairs above, and the notes: (first line, what was done) per kind; `tab`:
+    the multiple of columns a tab in the indentation reaches."""
     text = text.removeprefix(BOM)
     if not any(char in text for char in "\t" + NO_BREAK_SPACES + BOM):
         return text, []
     parts = _LINE_BREAK.split(text)
-    lines = _Lines()
+    lines = _Lines(tab)
     for index in range(0, len(parts), 2):
         parts[index] = lines.repair(parts[index], index // 2 + 1)
     notes = []

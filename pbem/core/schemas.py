@@ -9,6 +9,7 @@ from functools import cache
 from importlib.resources import files
 from typing import Any, Mapping
 
+import yaml
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
@@ -96,10 +97,22 @@ def _validator(name: str, package: str) -> Draft202012Validator:
     return Draft202012Validator(schema_data(name, package=package))
 
 
-def _describe(error: ValidationError) -> tuple[list[str | int], str, str | None]:
+def _describe(error: ValidationError, root: dict[str, Any]) -> tuple[list[str | int], str, str | None]:
     """Field path, message and what is allowed, in words a player understands."""
     path = list(error.absolute_path)
     schema = error.schema if isinstance(error.schema, dict) else {}
+    if error.validator in ("oneOf", "anyOf"):
+        branches = [_resolve(branch, root) for branch in error.validator_value]
+        fitting = [branch for branch in branches if _fits_type(error.instance, branch)]
+        if len(fitting) == 1 and error.context:  # the form was right: say what inside it was wrong
+            inner = [e for e in error.context if e.schema_path and e.schema_path[0] == branches.index(fitting[0])]
+            if inner:
+                return _describe(inner[0], root)
+        return path, f"expected {'; or '.join(_form(branch, root) for branch in branches)}; got " \
+                     f"{_shape(error.instance)}", schema.get("description")
+    if error.validator == "type":
+        expected = _form({**schema, "type": error.validator_value}, root)
+        return path, f"expected {expected}; got {_shape(error.instance)}", None
     if error.validator == "additionalProperties" and isinstance(error.instance, dict):
         known = sorted(schema.get("properties", {}))
         unexpected = [k for k in error.instance if k not in schema.get("properties", {})]
@@ -110,8 +123,6 @@ def _describe(error: ValidationError) -> tuple[list[str | int], str, str | None]
     if error.validator == "required":
         missing = error.message.split("'")[1] if "'" in error.message else error.message
         return path, f"missing required field {missing!r}", None
-    if error.validator == "type":
-        return path, f"{error.instance!r} is not {_article(error.validator_value)}", None
     if error.validator == "enum":
         return path, f"{error.instance!r} is not one of the choices", ", ".join(map(str, error.validator_value))
     if error.validator == "minimum":
@@ -123,6 +134,65 @@ def _describe(error: ValidationError) -> tuple[list[str | int], str, str | None]
     if error.validator == "pattern":
         return path, f"{error.instance!r} has the wrong form", schema.get("description")
     return path, error.message, None
+
+
+def _resolve(schema: Any, root: dict[str, Any]) -> dict[str, Any]:
+    """`schema` with its `$ref` (into the root's `$defs`) followed, its own keywords kept."""
+    while isinstance(schema, dict) and isinstance(schema.get("$ref"), str) and schema["$ref"].startswith("#/$defs/"):
+        target = root.get("$defs", {}).get(schema["$ref"].removeprefix("#/$defs/"), {})
+        schema = {**target, **{k: v for k, v in schema.items() if k != "$ref"}}
+    return schema if isinstance(schema, dict) else {}
+
+
+_JSON_TYPES = {"object": dict, "array": list, "string": str, "boolean": bool, "null": type(None)}
+
+
+def _fits_type(value: Any, schema: dict[str, Any]) -> bool:
+    kinds = schema.get("type")
+    if "const" in schema or "enum" in schema or kinds is None:
+        return value in schema.get("enum", [schema.get("const", value)])
+    for kind in kinds if isinstance(kinds, list) else [kinds]:
+        if kind in ("integer", "number"):
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                return True
+        elif isinstance(value, _JSON_TYPES.get(kind, ())):
+            return True
+    return False
+
+
+def _form(schema: dict[str, Any], root: dict[str, Any]) -> str:
+    """A schema's form in words, with a short example in YAML where the schema gives or implies one."""
+    if "const" in schema:
+        return f"`{_yaml(schema['const'])}`"
+    if "enum" in schema:
+        return "one of " + ", ".join(map(str, schema["enum"]))
+    example = _example(schema, root)
+    words = _article(schema.get("type", "value"))
+    return f"{words} such as `{_yaml(example)}`" if example is not None else words
+
+
+def _example(schema: dict[str, Any], root: dict[str, Any]) -> Any:
+    """The schema's first `examples` entry, else a list of its items' first two choices or examples."""
+    if schema.get("examples"):
+        return schema["examples"][0]
+    if schema.get("type") == "array" and "items" in schema:
+        items = _resolve(schema["items"], root)
+        return items.get("enum", items.get("examples", []))[:2] or None
+    return None
+
+
+def _yaml(value: Any) -> str:
+    """`value` as it is written in a YAML file, on one line."""
+    return yaml.safe_dump(value, default_flow_style=True, width=1000).removesuffix("\n...\n").strip()
+
+
+def _shape(value: Any) -> str:
+    """What a player wrote, by its form: a mapping, a list, `3`, `Ukraine`."""
+    if isinstance(value, dict):
+        return "a mapping" if value else "an empty mapping"
+    if isinstance(value, list):
+        return "a list" if value else "an empty list"
+    return f"`{_yaml(value)}`" if value is not None else "nothing"
 
 
 def _article(kind: Any) -> str:
@@ -137,6 +207,6 @@ def validate(name: str, doc: Document, package: str = CORE_SCHEMAS) -> list[Prob
     """Every schema problem of `doc` against schema `name` of a ruleset's `package`, in document order."""
     problems = []
     for error in _validator(name, package).iter_errors(doc.data):
-        path, message, allowed = _describe(error)
+        path, message, allowed = _describe(error, _validator(name, package).schema)
         problems.append(doc.problem(tuple(path), message, allowed))
     return sorted(problems, key=lambda p: (p.line or 0, p.field))

@@ -13,7 +13,7 @@ import yaml
 
 from pbem.core.errors import InputError, Note, Problem, display_path
 from pbem.core.files import MAX_INPUT_BYTES, read_input
-from pbem.core.mailfix import repair
+from pbem.core.mailfix import TAB_WIDTH, explain_tabs, repair
 
 FieldPath = tuple[str | int, ...]
 
@@ -245,7 +245,38 @@ def parse_document(text: str, shown: str) -> Document:
     if len(text) > MAX_INPUT_BYTES:
         raise InputError([Problem(shown, None, "", f"longer than {MAX_INPUT_BYTES:,} characters",
                                   "a smaller file")])
-    text, repairs = repair(text)
+    try:
+        return _parse(text, shown, TAB_WIDTH)
+    except _NotYaml as exc:
+        if "\t" not in text:
+            raise InputError([Problem(shown, exc.line, "", f"not valid YAML: {exc.reason}")]) from None
+        readings = []
+        for tab in OTHER_TAB_WIDTHS:
+            try:
+                readings.append(_parse(text, shown, tab))
+            except _NotYaml:
+                pass
+        if readings and all(doc.data == readings[0].data for doc in readings):
+            return readings[0]  # every tab width that reads the file reads the same: the tabs are unambiguous
+        raise InputError([_not_yaml(shown, exc.line, exc.reason, text)]) from None
+
+
+OTHER_TAB_WIDTHS = (4, 2)
+"""Tab widths tried when a file with tabs does not read with `TAB_WIDTH`: editors and mail clients
+that indent by a tab often show it 4 or 2 columns wide."""
+
+
+class _NotYaml(Exception):
+    """A syntax error: `reason` in words, at `line`."""
+
+    def __init__(self, line: int | None, reason: str):
+        super().__init__(reason)
+        self.line, self.reason = line, reason
+
+
+def _parse(text: str, shown: str, tab: int) -> Document:
+    """`text` read with tabs in the indentation `tab` columns wide; `_NotYaml` for a syntax error."""
+    text, repairs = repair(text, tab)
     loader = _PARSER(text)
     try:
         data, lines = _compose(loader)
@@ -261,10 +292,19 @@ def parse_document(text: str, shown: str) -> Document:
         if "nesting depth" in reason:  # newer libyaml stops very deep flow nesting before our count does
             raise InputError([Problem(shown, line, "", f"nested more than {MAX_DEPTH} levels deep",
                                       f"at most {MAX_DEPTH} levels")]) from None
-        raise InputError([Problem(shown, line, "", f"not valid YAML: {reason}")]) from None
+        raise _NotYaml(line, reason) from None
     finally:
         loader.dispose()
     return Document(shown, data, lines, [Note(shown, line, what) for line, what in repairs])
+
+
+def _not_yaml(shown: str, line: int | None, reason: str, original: str) -> Problem:
+    """A syntax error in a file with tabs, explained by the tabs before it: a tab read as spaces to
+    the next multiple of `TAB_WIDTH` columns is the likeliest cause of a misplaced key."""
+    tabs = explain_tabs(original, line) or explain_tabs(original, None)
+    return Problem(shown, line, "", f"not valid YAML: {reason}; {tabs}",
+                   f"spaces in place of each tab, indenting the line as deep as the lines it belongs with "
+                   f"(a tab was read as spaces to the next multiple of {TAB_WIDTH} columns)")
 
 
 class _Dumper(yaml.SafeDumper):

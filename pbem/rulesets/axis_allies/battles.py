@@ -15,6 +15,7 @@ the noncombat moves can be checked against the position the attacker hopes for.
 
 from __future__ import annotations
 
+from pbem.core.errors import choices
 from pbem.core.yamlio import field_name
 
 from pbem.rulesets.axis_allies.capture import take_territory
@@ -55,8 +56,8 @@ def conduct_combat(turn: Turn) -> None:
     if turn.checking:
         for i, space in enumerate(turn.orders.battle_order):
             if space not in turn.battle_spaces:
-                turn.problem(("battle_order", i), f"you make no attack on {space}",
-                             ", ".join(turn.battle_spaces) or "none")
+                turn.problem(("battle_order", i), f"{_knock_on(turn, space)}you make no attack on {space}",
+                             choices(turn.battle_spaces, NO_ATTACK))
         _check_battle_decisions(turn)
         _check_escorts(turn)
     if turn.orders.battle_order or len(turn.battle_spaces) > 1:
@@ -92,32 +93,36 @@ def _unused_battle_orders(turn: Turn) -> None:
 def _check_battle_decisions(turn: Turn) -> None:
     for space, d in turn.orders.battles.items():
         if space not in turn.battle_spaces and not any(a.zone == space for a in turn.assaults):
-            turn.problem(d.where, f"you make no attack on {space}{_refused_into(turn, space)}",
-                         ", ".join(turn.battle_spaces) or "none")
+            turn.problem(d.where, f"{_knock_on(turn, space)}you make no attack on {space}",
+                         choices(turn.battle_spaces, NO_ATTACK))
             continue
         if d.retreat is not None:
             options = retreat_options(turn, space)
             if only_aircraft_leave(turn, space):
                 if d.retreat.to is not None:
-                    turn.problem(d.where + ("retreat", "to"), f"only aircraft can retreat from {space}; they "
-                                 f"fly to a landing place in the noncombat move{_refused_into(turn, space)}",
-                                 "no `to`")
+                    turn.problem(d.where + ("retreat", "to"), f"{_knock_on(turn, space)}only aircraft can retreat "
+                                 f"from {space}; they fly to a landing place in the noncombat move", "no `to`")
             elif d.retreat.to is None:
                 turn.problem(d.where + ("retreat",), f"say where the attackers in {space} retreat to",
                              "`to:` " + (" or ".join(options) or "none: they cannot retreat"))
             elif d.retreat.to not in options:
                 turn.problem(d.where + ("retreat", "to"),
                              f"attackers in {space} can retreat only to an adjacent friendly space that one of them "
-                             f"came from{held_clause(turn)}", ", ".join(options) or "none")
+                             f"came from{held_clause(turn)}",
+                             choices(options, f"no space the attackers in {space} came from is friendly and "
+                                              "next to it"))
         if d.cancel_landing and not any(a.target == space for a in turn.assaults):
             turn.problem(d.where + ("cancel_landing",), f"there is no amphibious assault on {space}")
 
 
-def _refused_into(turn: Turn, space: str) -> str:
-    """For a battle decision that an earlier refused move left without its object: which moves."""
+NO_ATTACK = "you make no attack this turn"
+
+
+def _knock_on(turn: Turn, space: str) -> str:
+    """For a battle decision that an earlier refused move left without its object, the cause it
+    follows from, said first: "combat_move[0] was refused, so "."""
     refused = [field_name(m.where) for m in turn.refused if space in (m.to, m.unload)]
-    return f" ({', '.join(refused)}, which would have gone there, {'was' if len(refused) == 1 else 'were'} " \
-        "not carried out)" if refused else ""
+    return f"{', '.join(refused)} {'was' if len(refused) == 1 else 'were'} refused, so " if refused else ""
 
 
 # --- one battle --------------------------------------------------------------------------------

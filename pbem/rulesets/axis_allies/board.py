@@ -11,7 +11,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
-from pbem.rulesets.axis_allies.names import NameTable
+from pbem.rulesets.axis_allies.names import NameTable, numbered_sea_zone
 
 
 @dataclass(frozen=True)
@@ -95,9 +95,13 @@ class Board:
                 self.space_names.add(name, victory_city)  # "Moscow" finds Russia
         for name, aliases in data.get("aliases", {}).items():
             self.space_names.add(name, *aliases)
+        if not any(map(numbered_sea_zone, self.sea_zones)):
+            self.space_names.named_seas = list(self.sea_zones)
         self.power_table = NameTable("power")
         for power in self.powers:
-            self.power_table.add(power, self.power_names[power], *power_style[power].get("aliases", ()))
+            style = power_style[power]  # the map's label (GER, JPN) is read as the power too
+            self.power_table.add(power, self.power_names[power], *style.get("aliases", ()),
+                                 *([style["label"]] if "label" in style else []))
 
     # --- kinds of space -------------------------------------------------------------------------
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pbem.core.errors import choices
 from pbem.core.yamlio import field_name
 
 from pbem.rulesets.axis_allies.names import a
@@ -39,7 +40,8 @@ def check_purchase(turn: Turn) -> None:
         else:
             what = f"the {'units' if cost else 'research dice'} cost {cost + research} IPCs"
         where = ("purchase",) if turn.orders.purchase else ("research", "dice")
-        turn.problem(where, f"{what}; {turn.board.power_names[turn.power]} has {have}",
+        unread = "" if turn.purchase_readable else ", counting only the units whose names could be read"
+        turn.problem(where, f"{what}{unread}; {turn.board.power_names[turn.power]} has {have}",
                      f"{have} IPCs or less")
 
 
@@ -164,6 +166,9 @@ def _allys_complex_barred(turn: Turn, territory: str) -> bool:
             and turn.pos.capital_held(original))
 
 
+NO_COMPLEX = "you hold no complex you may mobilize at this turn"
+
+
 def mobilize(turn: Turn) -> None:
     """Check (while checking) and carry out the placements of the orders."""
     orders = turn.orders
@@ -273,7 +278,7 @@ def _place_on_land(turn: Turn, p: Placement, factories: dict[str, Factory], new_
                    f"only {original} may use its complex")
         else:
             why = "it has no complex you have held since the start of the turn"
-        _bad(turn, p, ("at",), f"you cannot mobilize in {p.at}: {why}", ", ".join(factories) or "none")
+        _bad(turn, p, ("at",), f"you cannot mobilize in {p.at}: {why}", choices(factories, NO_COMPLEX))
         return
     count = sum(units.values())
     if count > factory.room:
@@ -308,12 +313,12 @@ def _place_at_sea(turn: Turn, p: Placement, factories: dict[str, Factory],
         factory = factories.get(p.via)
         if factory is None or p.at not in factory.zones:
             _bad(turn, p, ("via",), f"{p.via} has no usable complex next to {p.at}",
-                 ", ".join(f.territory for f in near) or "none")
+                 choices((f.territory for f in near), f"no complex you may mobilize at borders {p.at}"))
             return
     else:
         if not near:
             _bad(turn, p, ("at",), f"{p.at} borders no complex you may mobilize at" + _no_ships_by(turn, p.at),
-                 ", ".join(z for f in factories.values() for z in f.zones) or "none")
+                 choices((z for f in factories.values() for z in f.zones), NO_COMPLEX))
             return
         count = sum(units.values())
         fitting = [f for f in near if f.room >= count]

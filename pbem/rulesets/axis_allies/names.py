@@ -29,6 +29,11 @@ def normalise(text: str) -> str:
     return key
 
 
+def numbered_sea_zone(text: object) -> bool:
+    """Whether `text` names a sea zone by number (`SZ 14`, `sea zone 14`)."""
+    return bool(_SEA_ZONE.match(normalise(str(text))))
+
+
 @dataclass
 class NameTable:
     """Canonical names of one kind of thing, with the spellings that lead to them."""
@@ -36,6 +41,7 @@ class NameTable:
     kind: str  # "space", "unit type", ... used in messages
     canonical: list[str] = field(default_factory=list)
     spellings: dict[str, str] = field(default_factory=dict)  # as written in the data, for schemas
+    named_seas: list[str] = field(default_factory=list)  # a board whose sea zones have names, not numbers
     _keys: dict[str, str] = field(default_factory=dict)
     _suggested: dict[tuple[str, int], list[str]] = field(default_factory=dict)  # a file may repeat a misspelling thousands of times
 
@@ -59,8 +65,11 @@ class NameTable:
         key = normalise(str(text))
         if (key, count) not in self._suggested:
             found: list[str] = []
-            for close in difflib.get_close_matches(key, list(self._keys), n=count * 3, cutoff=0.5):
-                name = self._keys[close]
+            # the close names, else the least far: a refused name always gets suggestions
+            close = difflib.get_close_matches(key, list(self._keys), n=count * 3, cutoff=0.5) \
+                or difflib.get_close_matches(key, list(self._keys), n=count * 3, cutoff=0.0)
+            for spelling in close:
+                name = self._keys[spelling]
                 if name not in found:
                     found.append(name)
             self._suggested[key, count] = found[:count]
@@ -68,6 +77,11 @@ class NameTable:
 
     def unknown_message(self, text: object) -> tuple[str, str | None]:
         """Message and `allowed` text for a name that is not known."""
+        if self.named_seas and numbered_sea_zone(text):
+            return (f"unknown {self.kind} {text!r}: the sea zones of this board have names, not numbers",
+                    ", ".join(self.named_seas))
+        if not self.canonical:
+            return f"unknown {self.kind} {text!r}: this game has no {self.kind}s", None
         near = self.suggest(text)
         message = f"unknown {self.kind} {text!r}"
         if near:

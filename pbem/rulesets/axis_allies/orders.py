@@ -208,8 +208,9 @@ class Reader:
         """The canonical name of a development; None (and a problem) when unknown."""
         return self._lookup(self.table.development_names, value, where)
 
-    def counts(self, value: Any, where: FieldPath) -> dict[str, int] | None:
-        """A {type: n} mapping with types resolved; None when any entry is unreadable."""
+    def counts(self, value: Any, where: FieldPath, keep_readable: bool = False) -> dict[str, int] | None:
+        """A {type: n} mapping with types resolved; None when any entry is unreadable, unless
+        `keep_readable` (then the entries that could be read, so that checks of them still run)."""
         if not isinstance(value, dict) or not value:
             self.problem(where, "expected unit types with numbers, e.g. {infantry: 2}")
             return None
@@ -230,7 +231,7 @@ class Reader:
                 result[utype] = n
             if utype is None:
                 ok = False
-        return result if ok else None
+        return result if ok or keep_readable else None
 
     def casualty_order(self, value: Any, where: FieldPath) -> list[Entry] | None:
         """A casualty order: unit types, each once, and counted entries ``{type: n}`` (as
@@ -295,7 +296,7 @@ def read_orders(doc: Document, edition: Edition) -> tuple[Orders, list[Problem]]
         if dev is not None and isinstance(dice, int) and dice >= 1:
             orders.research = (dev, dice)
     if "purchase" in data:
-        orders.purchase = r.counts(data["purchase"], ("purchase",)) or {}
+        orders.purchase = r.counts(data["purchase"], ("purchase",), keep_readable=True) or {}
     if "casualty_order" in data:
         orders.casualty_order = r.casualty_order(data["casualty_order"], ("casualty_order",))
     if "battle_order" in data:

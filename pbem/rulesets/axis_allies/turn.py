@@ -11,7 +11,7 @@ import copy
 import dataclasses
 from typing import Any
 
-from pbem.core.errors import Problem
+from pbem.core.errors import Problem, choices
 from pbem.core.events import EventLog
 from pbem.core.ruleset import Dice
 from pbem.core.yamlio import Document, field_name
@@ -316,7 +316,7 @@ def _condition(turn: Turn, move: Move) -> bool | str | None:
         if outcome is None:
             if turn.checking:
                 turn.problem(move.where + ("if", space), f"there is no battle in {space} this turn",
-                             ", ".join(turn.outcomes) or "none")
+                             choices(turn.outcomes, "there is no battle this turn"))
                 return None
             return f"condition not met: no battle in {space}"
         if not outcome.matches(wanted):

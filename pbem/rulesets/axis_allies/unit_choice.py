@@ -111,8 +111,8 @@ def _none_here(turn: Turn, move: Move, utype: str, phase: str) -> str:
     bringing = next((m for m in turn.refused if m.to == move.frm and utype in m.units
                      or m.unload == move.frm and any(utype in load.units for load in m.load)), None)
     if bringing is not None:
-        return (f"you have no {utype} in {move.frm}: {field_name(bringing.where)}, which would have brought them, "
-                "was not carried out")
+        fate = "refused" if turn.checking else "not carried out"
+        return f"{field_name(bringing.where)} was {fate}, so you have no {utype} in {move.frm}"
     return f"you have no {utype} in {move.frm}"
 
 
