@@ -19,7 +19,7 @@ from pbem.rulesets.undaunted.board import Board
 from pbem.rulesets.undaunted.content import SIDES, Pack, TileVersion, action_name
 
 COLOURS = {"soviet": "#b22222", "german": "#5b5b5b"}
-SUPPRESSED = {"soviet": "#4a0c0c", "german": "#1e1e1e"}
+SUPPRESSED = {"soviet": "#7a1a0a", "german": "#1e1e1e"}
 HIT, MISS = "#e07b00", "#1f5fa8"
 GROUND, BUILDING, OBJECTIVE, IMPASSABLE = "#efe6cf", "#cdb98f", "#d4a017", "#a3916b"
 ROOT3 = math.sqrt(3)

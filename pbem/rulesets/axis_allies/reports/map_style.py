@@ -31,7 +31,7 @@ MAP_COLOURS: dict[str, str] = {
     "land_edge": "#2b2b2b",
     "background": "#7d9fc4",    # lakes, and the hair-line gaps between simplified outlines
     "name": "#1e1e1e",
-    "sea_name": "#2f5f93",
+    "sea_name": "#1f4a7a",
     "capital": "#fff36b",
     "wrap": "#ffffff",          # veil over the repeated strips of the full map
     "legend": "#f4f2ec",
