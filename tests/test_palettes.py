@@ -86,3 +86,15 @@ def test_every_pair_of_roles_stays_apart(name: str, vision: str) -> None:
 @pytest.mark.parametrize(("what", "ink", "face"), _writing(), ids=[w[0] for w in _writing()])
 def test_writing_meets_wcag_aa(what: str, ink: str, face: str) -> None:
     assert contrast_ratio(ink, face) >= AA_TEXT
+
+
+@pytest.mark.parametrize("ruleset", AA_EDITIONS)
+def test_every_power_has_its_own_letter(ruleset: str) -> None:
+    """Unit boxes name their owner by a letter as well as by colour (one letter, none shared)."""
+    marks = [c["mark"] for c in edition(ruleset).meta["powers"].values()]
+    assert all(len(m) == 1 for m in marks) and len(set(marks)) == len(marks)
+
+
+def test_every_qmg_country_has_its_own_letter() -> None:
+    letters = [role.letter for role in qmg.ROLES.values()]
+    assert len(set(letters)) == len(letters) == 6

@@ -169,6 +169,7 @@ def layout(labels: dict[str, Label], view: View, renderer: RendererBase,
             for lines, is_new in ((stack, False), (["+" + new[0], *new[1:]] if new else [], True)):
                 if not lines:
                     continue
+                lines = view.style.marked(power, lines)
                 width = max(text_size(renderer, line, "bold", STACK_PT * k)[0] for line in lines)
                 height = len(lines) * line_px + 2 * BOX_PAD_PX * k
                 label.boxes.append(_Box(power, "\n".join(lines), height, is_new))
