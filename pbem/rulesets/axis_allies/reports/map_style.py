@@ -61,8 +61,9 @@ class Style:
 
     ``powers``: each power's colours, close to the board's own (``land`` fills the territories it
     controls, ``unit`` its unit boxes, move arrows and capital star outline, ``text`` the writing
-    on its boxes) and ``mark``, the letter that names it on its boxes, in turn order; ``labels``: each power's short label; ``unit_labels``: unit type
-    -> short label in the unit boxes, in unit-table order; ``theatres``: board windows ``(x0, x1,
+    on its boxes) and ``mark``, the letter that names it on its boxes, in turn order; ``labels``:
+    each power's short label; ``unit_labels``: unit type -> short label in the unit boxes, in
+    unit-table order; ``theatres``: board windows ``(x0, x1,
     y0, y1)`` of the theatre maps, where x may run past the board's edges when the board wraps
     (the renderer then draws the wrapped copy); ``wraps``: the board wraps east-west.
     """
