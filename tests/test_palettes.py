@@ -23,6 +23,7 @@ from matplotlib.colors import to_rgb
 
 from pbem.rulesets.axis_allies.edition import edition
 from pbem.rulesets.axis_allies.reports.map_style import MAP_COLOURS, PLACED_FACE, contrast_ratio
+from pbem.rulesets.qmg import board_image as qmg_board
 from pbem.rulesets.qmg import palette as qmg
 from pbem.rulesets.undaunted import map_image as undaunted
 
@@ -49,6 +50,7 @@ def _role_sets() -> dict[str, dict[str, str]]:
         sets[f"{ruleset} land"] = {p: c["land"] for p, c in powers.items()} | {"neutral": MAP_COLOURS["neutral"]}
         sets[f"{ruleset} units"] = {p: c["unit"] for p, c in powers.items()}
     sets["qmg countries"] = {country: role.fill for country, role in qmg.ROLES.items()}
+    sets["qmg teams"] = dict(qmg_board.TEAM_COLOURS)  # the straits' lines and the VP track
     sets["undaunted sides"] = dict(undaunted.COLOURS)
     sets["undaunted suppressed"] = dict(undaunted.SUPPRESSED)
     return sets
