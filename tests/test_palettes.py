@@ -22,7 +22,14 @@ from colorspacious import cspace_convert, deltaE
 from matplotlib.colors import to_rgb
 
 from pbem.rulesets.axis_allies.edition import edition
-from pbem.rulesets.axis_allies.reports.map_style import MAP_COLOURS, PLACED_FACE, contrast_ratio
+from pbem.rulesets.axis_allies.reports.map_style import (
+    BATTLE_COLOURS,
+    DAMAGE_COLOURS,
+    MAP_COLOURS,
+    PLACED_FACE,
+    contrast_ratio,
+    ink_on,
+)
 from pbem.rulesets.qmg import board_image as qmg_board
 from pbem.rulesets.qmg import palette as qmg
 from pbem.rulesets.undaunted import map_image as undaunted
@@ -67,6 +74,9 @@ def _writing() -> list[tuple[str, str, str]]:
         pairs.append((f"{ruleset} neutral name", MAP_COLOURS["name"], MAP_COLOURS["neutral"]))
         pairs.append((f"{ruleset} sea zone name", MAP_COLOURS["sea_name"], MAP_COLOURS["sea"]))
         pairs.append((f"{ruleset} legend", "#000000", MAP_COLOURS["legend"]))
+    for outcome, face in BATTLE_COLOURS.items():
+        pairs.append((f"a&a battle tag {outcome}", ink_on(face), face))
+    pairs.append(("a&a damage tag", DAMAGE_COLOURS["ink"], DAMAGE_COLOURS["face"]))
     for country, role in qmg.ROLES.items():
         pairs.append((f"qmg {country} piece letter", role.ink, role.fill))
     pairs.append(("qmg legend", qmg.LEGEND_INK, qmg.LEGEND_FACE))

@@ -154,6 +154,12 @@ def contrast_ratio(first: str, second: str) -> float:
     return (lighter + 0.05) / (darker + 0.05)
 
 
+def ink_on(face: str) -> str:
+    """Writing on ``face``: white or the names' near-black, whichever reads better (a battle's tag
+    on orange or on blue)."""
+    return max(("#ffffff", MAP_COLOURS["name"]), key=lambda ink: contrast_ratio(ink, face))
+
+
 def arrow_layers(colour: str) -> list[tuple[str, float]]:
     """The strokes of an arrow whose body is ``colour``, outline first, as (colour, width in
     points). The outline is whichever of ``ARROW_OUTLINES`` stands out more from the body: where
