@@ -81,8 +81,8 @@ def _writing() -> list[tuple[str, str, str]]:
         pairs.append((f"qmg {country} piece letter", role.ink, role.fill))
     pairs.append(("qmg legend", qmg.LEGEND_INK, qmg.LEGEND_FACE))
     for side, colour in undaunted.COLOURS.items():
-        pairs.append((f"undaunted {side} unit", "#ffffff", colour))
-        pairs.append((f"undaunted {side} suppressed unit", "#ffffff", undaunted.SUPPRESSED[side]))
+        pairs.append((f"undaunted {side} unit", undaunted.UNIT_INK, colour))
+        pairs.append((f"undaunted {side} suppressed unit", undaunted.UNIT_INK, undaunted.SUPPRESSED[side]))
     return pairs
 
 

@@ -22,6 +22,7 @@ COLOURS = {"soviet": "#b22222", "german": "#5b5b5b"}
 SUPPRESSED = {"soviet": "#7a1a0a", "german": "#1e1e1e"}
 # Both sides use the same unit names (RIF-A...): a side mark on each token names its owner beyond colour
 SIDE_MARKS = {"soviet": "\u2605", "german": "\u2720"}
+UNIT_INK = "#ffffff"  # on every side colour, suppressed or not
 HIT, MISS = "#e07b00", "#1f5fa8"
 GROUND, BUILDING, OBJECTIVE, IMPASSABLE = "#efe6cf", "#cdb98f", "#d4a017", "#a3916b"
 ROOT3 = math.sqrt(3)
@@ -144,7 +145,7 @@ def _units(axes, state: dict[str, Any], at: dict[str, tuple[float, float]]) -> d
                                      hatch="xx" if token["suppressed"] else None))
             marks = ("S" if token["suppressed"] else "") + ("R" if token["routed"] else "")
             axes.text(ux - (0.05 if marks else 0), uy, SIDE_MARKS[side] + unit + (f" {marks}" if marks else ""),
-                      ha="center", va="center", fontsize=8.5, fontweight="bold", color="white", zorder=7,
+                      ha="center", va="center", fontsize=8.5, fontweight="bold", color=UNIT_INK, zorder=7,
                       bbox={"boxstyle": "square,pad=0.05", "facecolor": face, "edgecolor": "none"})
             if token["routed"]:
                 fx, fy = ux + UNIT_W / 2 - 0.06, uy - UNIT_H / 2 + 0.02
