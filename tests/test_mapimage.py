@@ -464,7 +464,7 @@ def test_damage_and_placements_are_written_at_their_spaces() -> None:
     assert [t.text for t in labels["Russia"].tags] == ["\u2739 \u22124 IPC rocket"]
     germany = labels["Germany"].boxes
     assert [(b.power, b.placed) for b in germany] == [("germany", False), ("germany", True)]
-    assert germany[1].text == "+3inf 1tnk"  # both placements, in unit table order
+    assert germany[1].text == "G +3inf 1tnk"  # both placements, in unit table order, after the owner's letter
     assert not any(b.placed for label in labels.values() if label.name != "Germany" for b in label.boxes)
 
 

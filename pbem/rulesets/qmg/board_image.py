@@ -15,10 +15,10 @@ from matplotlib.figure import Figure
 from pbem.core.words import Words
 from pbem.render.palette import palette_png
 from pbem.rulesets.qmg.content import COUNTRIES, TEAMS, Pack
+from pbem.rulesets.qmg.palette import LEGEND_INK, ROLES
 from pbem.rulesets.qmg.supply import axis_armies, supplied_spaces
 
-COLOURS = {"germany": "#5b5b5b", "united_kingdom": "#c9a227", "japan": "#e07b00", "soviet_union": "#b22222",
-           "italy": "#7b5aa6", "united_states": "#2e7d32"}
+COLOURS = {country: role.fill for country, role in ROLES.items()}
 TEAM_COLOURS = {"axis": "#444444", "allies": "#1f5fa8"}
 LAND, SEA = "#e8dcc0", "#cfe3f2"
 EDGE_LONGITUDE = -120  # spaces west of this longitude are drawn at the board's eastern (Pacific) edge
@@ -81,7 +81,7 @@ def render_board(pack: Pack, state: dict[str, Any], events: list[dict[str, Any]]
     for n, x, y in zip(names, xs, ys):
         axes.text(x, y - 4.6, n, ha="center", va="top", fontsize=7, zorder=6)
     supplied = {c: supplied_spaces(board, state["pieces"], c, state["options"]) for c in COUNTRIES}
-    drawn: dict[str, list[list[Any]]] = {"army": [[], [], []], "navy": [[], [], []]}
+    drawn: dict[str, list[list[Any]]] = {"army": [[], [], [], []], "navy": [[], [], [], []]}
     cut_off: list[tuple[float, float]] = []
     for name, here in state["pieces"].items():
         x, y = at[name]
@@ -91,12 +91,14 @@ def render_board(pack: Pack, state: dict[str, Any], events: list[dict[str, Any]]
             points[0].append(px)
             points[1].append(y)
             points[2].append(COLOURS[piece["country"]])
+            points[3].append(piece["country"])
             if name not in supplied[piece["country"]]:
                 cut_off.append((px, y))
     for piece, marker in (("army", "s"), ("navy", "^")):
-        px, py, colours = drawn[piece]
+        px, py, colours, owners = drawn[piece]
         if px:
             axes.scatter(px, py, s=95, marker=marker, c=colours, edgecolors="black", linewidths=0.6, zorder=7)
+            _owner_letters(axes, px, py, owners, piece)
     if cut_off:
         axes.scatter([x for x, _ in cut_off], [y for _, y in cut_off], s=60, marker="x", c="white",
                      linewidths=1.4, zorder=8)
@@ -104,11 +106,20 @@ def render_board(pack: Pack, state: dict[str, Any], events: list[dict[str, Any]]
     return palette_png(figure)
 
 
+def _owner_letters(axes: Any, xs: list[float], ys: list[float], owners: list[str], piece: str) -> None:
+    """Each piece's owner by its letter, so that colour is not the only clue (a navy's letter sits low,
+    in the triangle's wide part)."""
+    for x, y, owner in zip(xs, ys, owners):
+        axes.text(x, y - (0.35 if piece == "navy" else 0), ROLES[owner].letter, ha="center", va="center",
+                  fontsize=5, fontweight="bold", color=ROLES[owner].ink, zorder=7.5)
+
+
 def _legend(figure: Figure, state: dict[str, Any]) -> None:
-    """The countries' colours, the symbols, and the VP track with the round."""
+    """The countries' colours and letters, the symbols, and the VP track with the round."""
     for i, country in enumerate(COUNTRIES):
-        figure.text(0.02 + 0.105 * i, 0.075, f"■ {W.power(country)} ({TEAMS[country].title()})", fontsize=8,
-                    color=COLOURS[country], va="center")
+        figure.text(0.02 + 0.105 * i, 0.075, "■", fontsize=10, color=COLOURS[country], va="center")
+        figure.text(0.031 + 0.105 * i, 0.075, f"{ROLES[country].letter} {W.power(country)} "
+                    f"({TEAMS[country].title()})", fontsize=8, color=LEGEND_INK, va="center")
     figure.text(0.66, 0.075, "■ army   ▲ navy   × unsupplied   ★ supply space   rings: battle (red, dashed), "
                 "built or recruited (green)", fontsize=7.5, va="center")
     track = figure.add_axes((0.25, 0.018, 0.5, 0.035))

@@ -19,7 +19,10 @@ from pbem.rulesets.undaunted.board import Board
 from pbem.rulesets.undaunted.content import SIDES, Pack, TileVersion, action_name
 
 COLOURS = {"soviet": "#b22222", "german": "#5b5b5b"}
-SUPPRESSED = {"soviet": "#4a0c0c", "german": "#1e1e1e"}
+SUPPRESSED = {"soviet": "#7a1a0a", "german": "#1e1e1e"}
+# Both sides use the same unit names (RIF-A...): a side mark on each token names its owner beyond colour
+SIDE_MARKS = {"soviet": "\u2605", "german": "\u2720"}
+UNIT_INK = "#ffffff"  # on every side colour, suppressed or not
 HIT, MISS = "#e07b00", "#1f5fa8"
 GROUND, BUILDING, OBJECTIVE, IMPASSABLE = "#efe6cf", "#cdb98f", "#d4a017", "#a3916b"
 ROOT3 = math.sqrt(3)
@@ -141,8 +144,8 @@ def _units(axes, state: dict[str, Any], at: dict[str, tuple[float, float]]) -> d
                                      edgecolor="black", lw=1, zorder=6,
                                      hatch="xx" if token["suppressed"] else None))
             marks = ("S" if token["suppressed"] else "") + ("R" if token["routed"] else "")
-            axes.text(ux - (0.05 if marks else 0), uy, unit + (f" {marks}" if marks else ""), ha="center",
-                      va="center", fontsize=8.5, fontweight="bold", color="white", zorder=7,
+            axes.text(ux - (0.05 if marks else 0), uy, SIDE_MARKS[side] + unit + (f" {marks}" if marks else ""),
+                      ha="center", va="center", fontsize=8.5, fontweight="bold", color=UNIT_INK, zorder=7,
                       bbox={"boxstyle": "square,pad=0.05", "facecolor": face, "edgecolor": "none"})
             if token["routed"]:
                 fx, fy = ux + UNIT_W / 2 - 0.06, uy - UNIT_H / 2 + 0.02
@@ -205,8 +208,8 @@ def _events(axes, at: dict[str, tuple[float, float]], events: list[dict[str, Any
 
 def _legend(figure: Figure, height: float) -> None:
     handles = [
-        Patch(facecolor=COLOURS["soviet"], edgecolor="black", label="Soviet unit"),
-        Patch(facecolor=COLOURS["german"], edgecolor="black", label="German unit"),
+        Patch(facecolor=COLOURS["soviet"], edgecolor="black", label=f"{SIDE_MARKS['soviet']} Soviet unit"),
+        Patch(facecolor=COLOURS["german"], edgecolor="black", label=f"{SIDE_MARKS['german']} German unit"),
         Patch(facecolor=SUPPRESSED["german"], edgecolor="black", hatch="xx", label="suppressed (S)"),
         Line2D([], [], marker="$⚐$", color="black", ls="none", markersize=12, label="routed (R), white flag"),
         Line2D([], [], marker="s", ls="none", markersize=10, markerfacecolor=COLOURS["soviet"],

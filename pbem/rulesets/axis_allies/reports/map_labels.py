@@ -32,6 +32,7 @@ from pbem.rulesets.axis_allies.reports.map_style import (
     STACK_TOP_PX,
     TAG_PT,
     font,
+    ink_on,
 )
 from pbem.rulesets.axis_allies.reports.map_view import DPI, View
 
@@ -143,7 +144,7 @@ def layout(labels: dict[str, Label], view: View, renderer: RendererBase,
                    "defender": "held", "none": "no victor"}[outcome]
             label = labels[event["space"]]
             label.outline = outcome
-            label.tags.append(Tag("\u2694 " + tag, BATTLE_COLOURS[outcome], "#ffffff"))
+            label.tags.append(Tag("\u2694 " + tag, BATTLE_COLOURS[outcome], ink_on(BATTLE_COLOURS[outcome])))
     for space, tag in _damage_tags(events):
         if space in labels:
             labels[space].tags.append(tag)
@@ -169,6 +170,7 @@ def layout(labels: dict[str, Label], view: View, renderer: RendererBase,
             for lines, is_new in ((stack, False), (["+" + new[0], *new[1:]] if new else [], True)):
                 if not lines:
                     continue
+                lines = view.style.marked(power, lines)
                 width = max(text_size(renderer, line, "bold", STACK_PT * k)[0] for line in lines)
                 height = len(lines) * line_px + 2 * BOX_PAD_PX * k
                 label.boxes.append(_Box(power, "\n".join(lines), height, is_new))

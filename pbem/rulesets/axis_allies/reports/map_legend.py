@@ -73,8 +73,8 @@ def draw_legend(fig: Figure, view: View, names: Mapping[str, str], legend: Legen
     style = view.style
     for power, colours in style.powers.items():
         swatch(x, colours["land"])
-        unit_box(ax, x + 30, row1, "3inf", 1.0, colours, False, va="center", ha="left")
-        ax.text(x + 62, row1, names.get(power, power), fontproperties=regular, ha="left",
+        unit_box(ax, x + 30, row1, style.marked(power, ["3inf"])[0], 1.0, colours, False, va="center", ha="left")
+        ax.text(x + 72, row1, names.get(power, power), fontproperties=regular, ha="left",
                 va="center")
         x += 180
     sea_text = "sea zone (its number)" if legend.numbered_sea_zones else "sea zone"

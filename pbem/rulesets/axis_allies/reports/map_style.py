@@ -31,7 +31,7 @@ MAP_COLOURS: dict[str, str] = {
     "land_edge": "#2b2b2b",
     "background": "#7d9fc4",    # lakes, and the hair-line gaps between simplified outlines
     "name": "#1e1e1e",
-    "sea_name": "#2f5f93",
+    "sea_name": "#1f4a7a",
     "capital": "#fff36b",
     "wrap": "#ffffff",          # veil over the repeated strips of the full map
     "legend": "#f4f2ec",
@@ -61,8 +61,9 @@ class Style:
 
     ``powers``: each power's colours, close to the board's own (``land`` fills the territories it
     controls, ``unit`` its unit boxes, move arrows and capital star outline, ``text`` the writing
-    on its boxes), in turn order; ``labels``: each power's short label; ``unit_labels``: unit type
-    -> short label in the unit boxes, in unit-table order; ``theatres``: board windows ``(x0, x1,
+    on its boxes) and ``mark``, the letter that names it on its boxes, in turn order; ``labels``:
+    each power's short label; ``unit_labels``: unit type -> short label in the unit boxes, in
+    unit-table order; ``theatres``: board windows ``(x0, x1,
     y0, y1)`` of the theatre maps, where x may run past the board's edges when the board wraps
     (the renderer then draws the wrapped copy); ``wraps``: the board wraps east-west.
     """
@@ -78,7 +79,8 @@ class Style:
     def of(cls, graphics: Mapping[str, Any]) -> Style:
         """The style carried by ``graphics``."""
         style = graphics["style"]
-        powers = {p: {"land": c["land"], "unit": c["unit"], "text": c["ink"]} for p, c in style["powers"].items()}
+        powers = {p: {"land": c["land"], "unit": c["unit"], "text": c["ink"], "mark": c["mark"]}
+                  for p, c in style["powers"].items()}
         return cls(powers, {p: c["label"] for p, c in style["powers"].items()}, dict(style["unit_labels"]),
                    Words({p: c["text"] for p, c in style["powers"].items()},
                          {u: tuple(w) for u, w in style["unit_words"].items()}),
@@ -95,6 +97,12 @@ class Style:
         """The colours of ``power``'s boxes and arrows (black for a power without any)."""
         return self.powers.get(power or "", {"land": MAP_COLOURS["uncontrolled"], "unit": "#000000",
                                               "text": "#ffffff"})
+
+    def marked(self, power: str, lines: list[str]) -> list[str]:
+        """A unit box's ``lines`` with its owner's letter in front, so that colour is not the only
+        clue to whose units they are."""
+        mark = self.powers.get(power, {}).get("mark")
+        return [f"{mark} {lines[0]}", *lines[1:]] if mark and lines else lines
 
     def ordered_powers(self, powers: Iterable[str]) -> list[str]:
         """``powers`` in turn order (unknown ones last, by name)."""
@@ -144,6 +152,12 @@ def contrast_ratio(first: str, second: str) -> float:
 
     darker, lighter = sorted((luminance(first), luminance(second)))
     return (lighter + 0.05) / (darker + 0.05)
+
+
+def ink_on(face: str) -> str:
+    """Writing on ``face``: white or the names' near-black, whichever reads better (a battle's tag
+    on orange or on blue)."""
+    return max(("#ffffff", MAP_COLOURS["name"]), key=lambda ink: contrast_ratio(ink, face))
 
 
 def arrow_layers(colour: str) -> list[tuple[str, float]]:
