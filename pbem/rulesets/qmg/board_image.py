@@ -73,11 +73,7 @@ def render_board(pack: Pack, state: dict[str, Any], events: list[dict[str, Any]]
     stars = [at[n] for n in names if board.spaces[n].star]
     axes.scatter([x + 3.2 for x, _ in stars], [y + 3.0 for _, y in stars], s=70, marker="*", c="#d4a017",
                  edgecolors="#6b5200", linewidths=0.5, zorder=5)
-    for kinds, colour, style in ((("battle",), "#c62828", "--"), (("built", "recruited"), "#2e7d32", "-")):
-        ringed = sorted({e["space"] for e in events if e["type"] in kinds and e.get("space") in at})
-        if ringed:
-            axes.scatter([at[n][0] for n in ringed], [at[n][1] for n in ringed], s=1100, facecolors="none",
-                         edgecolors=colour, linewidths=2, linestyles=style, zorder=2)
+    _rings(axes, at, events)
     for n, x, y in zip(names, xs, ys):
         axes.text(x, y - 4.6, n, ha="center", va="top", fontsize=7, zorder=6)
     supplied = {c: supplied_spaces(board, state["pieces"], c, state["options"]) for c in COUNTRIES}
@@ -100,11 +96,27 @@ def render_board(pack: Pack, state: dict[str, Any], events: list[dict[str, Any]]
     if cut_off:
         axes.scatter([x for x, _ in cut_off], [y for _, y in cut_off], s=60, marker="x", c="white",
                      linewidths=1.4, zorder=8)
-    _legend(figure, state)
+    _legend(figure, state, events)
     return palette_png(figure)
 
 
-def _legend(figure: Figure, state: dict[str, Any]) -> None:
+def _rings(axes: Any, at: dict[str, tuple[float, float]], events: list[dict[str, Any]]) -> None:
+    """This turn's battles and builds ringed; a battle's ring is the wider, so a space both built in and
+    fought over shows both rings."""
+    for kinds, colour, style, size in ((("battle",), "#c62828", "--", 1500), (("built", "recruited"), "#2e7d32",
+                                                                           "-", 1000)):
+        ringed = sorted({e["space"] for e in events if e["type"] in kinds and e.get("space") in at})
+        if ringed:
+            axes.scatter([at[n][0] for n in ringed], [at[n][1] for n in ringed], s=size, facecolors="none",
+                         edgecolors=colour, linewidths=2, linestyles=style, zorder=2)
+
+
+def shown_round(state: dict[str, Any], events: list[dict[str, Any]]) -> int:
+    """The round this turn was played in: a turn that ends a round leaves the state in the next one."""
+    return min((e["round"] for e in events if e["type"] == "round_end"), default=state["round"])
+
+
+def _legend(figure: Figure, state: dict[str, Any], events: list[dict[str, Any]]) -> None:
     """The countries' colours, the symbols, and the VP track with the round."""
     for i, country in enumerate(COUNTRIES):
         figure.text(0.02 + 0.105 * i, 0.075, f"■ {W.power(country)} ({TEAMS[country].title()})", fontsize=8,
@@ -121,5 +133,5 @@ def _legend(figure: Figure, state: dict[str, Any]) -> None:
     track.text(0, 0, f" Axis {axis} VP", va="center", ha="left", color="white", fontsize=9, fontweight="bold")
     track.text(total, 0, f"Allies {allies} VP ", va="center", ha="right", color="white", fontsize=9,
                fontweight="bold")
-    figure.text(0.76, 0.035, f"round {state['round']} of 20; sudden victory at a lead of 30", fontsize=8,
+    figure.text(0.76, 0.035, f"round {shown_round(state, events)} of 20; sudden victory at a lead of 30", fontsize=8,
                 va="center")

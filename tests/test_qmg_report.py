@@ -1,0 +1,47 @@
+"""QMG reports read right: country names with their article and possessive, pieces with theirs, the
+game's name in titles, the round a turn was played in, and both rings where a space was built in and
+fought over."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.rulesets.qmg.board_image import _rings, shown_round
+from pbem.rulesets.qmg.report import a, countrys, event_line, game_name
+
+
+def test_country_names_take_their_article_and_possessive() -> None:
+    assert countrys("united_states") == "the United States'"
+    assert countrys("germany") == "Germany's"
+    assert countrys("soviet_union", start=True) == "The Soviet Union's"
+    line = event_line({"type": "built", "country": "united_states", "by": "united_kingdom", "piece": "navy",
+                       "space": "Atlantic"})
+    assert line == "The United States builds a navy in Atlantic (card of the United Kingdom)."
+    assert a("army") == "an army"
+
+
+def test_titles_name_the_game_not_the_ruleset_id() -> None:
+    assert game_name({"game": "qmg", "ruleset": "qmg"}) == "Quartermaster General"
+    assert game_name({"game": "Club game 3", "ruleset": "qmg"}) == "Club game 3"
+
+
+def test_the_round_bar_shows_the_round_the_turn_ended() -> None:
+    state = {"round": 8}
+    assert shown_round(state, [{"type": "round_end", "round": 7}]) == 7
+    assert shown_round(state, [{"type": "built"}]) == 8
+
+
+class _Axes:
+    def __init__(self) -> None:
+        self.rings: list[dict[str, Any]] = []
+
+    def scatter(self, xs: list[float], ys: list[float], **kw: Any) -> None:
+        self.rings.append(kw)
+
+
+def test_a_built_ring_does_not_hide_a_battle_ring() -> None:
+    axes = _Axes()
+    _rings(axes, {"Ukraine": (0.0, 0.0)}, [{"type": "battle", "space": "Ukraine"},
+                                           {"type": "built", "space": "Ukraine"}])
+    battle, built = axes.rings
+    assert battle["edgecolors"] != built["edgecolors"] and battle["s"] > built["s"]
