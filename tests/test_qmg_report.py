@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.rulesets.qmg.board_image import _rings, shown_round
+from pbem.rulesets import get_ruleset
+from pbem.rulesets.qmg.board_image import _at, _box, _overlap, _rings, label_places, shown_round
 from pbem.rulesets.qmg.report import a, countrys, event_line, game_name
 
 
@@ -45,3 +46,12 @@ def test_a_built_ring_does_not_hide_a_battle_ring() -> None:
                                            {"type": "built", "space": "Ukraine"}])
     battle, built = axes.rings
     assert battle["edgecolors"] != built["edgecolors"] and battle["s"] > built["s"]
+
+
+def test_no_two_space_labels_overlap() -> None:
+    board = get_ruleset("qmg").pack.board
+    at = {name: _at(*space.at) for name, space in board.spaces.items()}
+    labels = [(n, n, "black") for n in board.order]
+    boxes = [_box(x, y, ha, va, len(n)) for (x, y, ha, va), n in zip(label_places(at, labels), board.order)]
+    assert not [(board.order[i], board.order[j]) for i, b in enumerate(boxes) for j in range(i)
+                if _overlap(b, boxes[j])]

@@ -57,13 +57,12 @@ def render_board(pack: Pack, state: dict[str, Any], events: list[dict[str, Any]]
     axes.add_collection(LineCollection(lines, colors="#9a9a9a", linewidths=0.8, zorder=1))
     axes.add_collection(LineCollection(stubs, colors="#8a8a8a", linewidths=0.8, linestyles="dotted", zorder=1))
     axis_on = axis_armies(state["pieces"])
+    straits: list[tuple[str, str, str]] = []
     for strait in board.straits:
         team = "axis" if strait["anchor"] in axis_on else "allies"
         (x1, y1), (x2, y2) = (at[s] for s in strait["seas"])
         axes.plot([x1, x2], [y1, y2], color=TEAM_COLOURS[team], lw=2.2, ls=(0, (4, 2)), zorder=2)
-        ax, ay = at[strait["anchor"]]
-        axes.text(ax, ay - 9, f"strait open to the {team.title()}", ha="center", fontsize=7,
-                  color=TEAM_COLOURS[team], zorder=6)
+        straits.append((strait["anchor"], f"strait open to the {team.title()}", TEAM_COLOURS[team]))
     names = board.order
     xs, ys = [at[n][0] for n in names], [at[n][1] for n in names]
     spaces = [board.spaces[n] for n in names]
@@ -74,8 +73,9 @@ def render_board(pack: Pack, state: dict[str, Any], events: list[dict[str, Any]]
     axes.scatter([x + 3.2 for x, _ in stars], [y + 3.0 for _, y in stars], s=70, marker="*", c="#d4a017",
                  edgecolors="#6b5200", linewidths=0.5, zorder=5)
     _rings(axes, at, events)
-    for n, x, y in zip(names, xs, ys):
-        axes.text(x, y - 4.6, n, ha="center", va="top", fontsize=7, zorder=6)
+    labels = [(n, n, "black") for n in names] + straits
+    for (x, y, ha, va), (_, text, colour) in zip(label_places(at, labels), labels):
+        axes.text(x, y, text, ha=ha, va=va, fontsize=7, color=colour, zorder=6)
     supplied = {c: supplied_spaces(board, state["pieces"], c, state["options"]) for c in COUNTRIES}
     drawn: dict[str, list[list[Any]]] = {"army": [[], [], []], "navy": [[], [], []]}
     cut_off: list[tuple[float, float]] = []
@@ -98,6 +98,40 @@ def render_board(pack: Pack, state: dict[str, Any], events: list[dict[str, Any]]
                      linewidths=1.4, zorder=8)
     _legend(figure, state, events)
     return palette_png(figure)
+
+
+# where a label may sit around its space's point (offset, alignment), the first that is clear wins
+PLACES = ((0, -4.6, "center", "top"), (0, 4.6, "center", "bottom"), (5.6, 0, "left", "center"),
+          (-5.6, 0, "right", "center"), (0, -9.5, "center", "top"), (0, 9.5, "center", "bottom"))
+CHAR_WIDTH, LINE_HEIGHT, DOT = 1.55, 2.6, (5.2, 4.4)  # a 7-point letter and a space's dot, in board units
+
+
+def label_places(at: dict[str, tuple[float, float]], labels: list[tuple[str, str, str]]
+                 ) -> list[tuple[float, float, str, str]]:
+    """Where each (space, text, colour) label is drawn: the first place around its space whose text
+    overlaps no space's dot and no label placed before it (else the first place)."""
+    taken = [(x - DOT[0], y - DOT[1], x + DOT[0], y + DOT[1]) for x, y in at.values()]
+    chosen = []
+    for space, text, _ in labels:
+        x, y = at[space]
+        boxes = [_box(x + dx, y + dy, ha, va, len(text)) for dx, dy, ha, va in PLACES]
+        clear = [i for i, box in enumerate(boxes) if not any(_overlap(box, t) for t in taken)]
+        i = clear[0] if clear else 0
+        taken.append(boxes[i])
+        dx, dy, ha, va = PLACES[i]
+        chosen.append((x + dx, y + dy, ha, va))
+    return chosen
+
+
+def _box(x: float, y: float, ha: str, va: str, letters: int) -> tuple[float, float, float, float]:
+    width = CHAR_WIDTH * letters
+    left = {"center": x - width / 2, "left": x, "right": x - width}[ha]
+    bottom = {"top": y - LINE_HEIGHT, "bottom": y, "center": y - LINE_HEIGHT / 2}[va]
+    return left, bottom, left + width, bottom + LINE_HEIGHT
+
+
+def _overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def _rings(axes: Any, at: dict[str, tuple[float, float]], events: list[dict[str, Any]]) -> None:
