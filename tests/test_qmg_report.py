@@ -4,11 +4,15 @@ fought over."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
+
+import yaml
 
 from pbem.rulesets import get_ruleset
 from pbem.rulesets.qmg.board_image import _at, _box, _overlap, _rings, label_places, shown_round
 from pbem.rulesets.qmg.report import a, countrys, event_line, game_name
+from pbem.rulesets.qmg.supply import supply_chains
 
 
 def test_country_names_take_their_article_and_possessive() -> None:
@@ -55,3 +59,18 @@ def test_no_two_space_labels_overlap() -> None:
     boxes = [_box(x, y, ha, va, len(n)) for (x, y, ha, va), n in zip(label_places(at, labels), board.order)]
     assert not [(board.order[i], board.order[j]) for i, b in enumerate(boxes) for j in range(i)
                 if _overlap(b, boxes[j])]
+
+
+def test_each_supply_chain_runs_through_own_pieces_to_a_supply_source() -> None:
+    board = get_ruleset("qmg").pack.board
+    state = yaml.safe_load((Path(__file__).parents[1] / "examples/qmg/42-r7-united_states/state.yaml").read_text())
+    pieces = state["pieces"]
+    for country in ("germany", "united_states"):
+        chains = supply_chains(board, pieces, country, state["options"])
+        assert chains
+        for space, chain in chains.items():
+            source = chain[-1]
+            assert chain[0] == space and board.spaces[source].star
+            assert any(p == {"country": country, "piece": "army"} for p in pieces[source])
+            assert all(any(p["country"] == country for p in pieces[s]) for s in chain)
+            assert all(b in board.neighbours[a] for a, b in zip(chain, chain[1:]))

@@ -15,7 +15,7 @@ from matplotlib.figure import Figure
 from pbem.core.words import Words
 from pbem.render.palette import palette_png
 from pbem.rulesets.qmg.content import COUNTRIES, TEAMS, Pack
-from pbem.rulesets.qmg.supply import axis_armies, supplied_spaces
+from pbem.rulesets.qmg.supply import axis_armies, supply_chains
 
 COLOURS = {"germany": "#5b5b5b", "united_kingdom": "#c9a227", "japan": "#e07b00", "soviet_union": "#b22222",
            "italy": "#7b5aa6", "united_states": "#2e7d32"}
@@ -76,7 +76,8 @@ def render_board(pack: Pack, state: dict[str, Any], events: list[dict[str, Any]]
     labels = [(n, n, "black") for n in names] + straits
     for (x, y, ha, va), (_, text, colour) in zip(label_places(at, labels), labels):
         axes.text(x, y, text, ha=ha, va=va, fontsize=7, color=colour, zorder=6)
-    supplied = {c: supplied_spaces(board, state["pieces"], c, state["options"]) for c in COUNTRIES}
+    supplied = {c: supply_chains(board, state["pieces"], c, state["options"]) for c in COUNTRIES}
+    _supply_lines(axes, at, state["pieces"], supplied)
     drawn: dict[str, list[list[Any]]] = {"army": [[], [], []], "navy": [[], [], []]}
     cut_off: list[tuple[float, float]] = []
     for name, here in state["pieces"].items():
@@ -134,6 +135,19 @@ def _overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
+def _supply_lines(axes: Any, at: dict[str, tuple[float, float]], pieces: dict[str, list[dict[str, str]]],
+                  chains: dict[str, dict[str, list[str]]]) -> None:
+    """Each supplied piece's chain back to its supply source, in its country's colour, each country's
+    lines a little apart so that two chains through the same spaces both show."""
+    for i, (country, supplied) in enumerate(chains.items()):
+        shift = (i - (len(chains) - 1) / 2) * 0.7
+        links = {tuple(chain[j:j + 2]) for space, chain in supplied.items()
+                 if any(p["country"] == country for p in pieces.get(space, [])) for j in range(len(chain) - 1)}
+        lines = [[(at[a][0] + shift, at[a][1] + shift), (at[b][0] + shift, at[b][1] + shift)]
+                 for a, b in sorted(links) if abs(at[a][0] - at[b][0]) < 250]  # none drawn across the cut
+        axes.add_collection(LineCollection(lines, colors=COLOURS[country], linewidths=2.4, alpha=0.75, zorder=2))
+
+
 def _rings(axes: Any, at: dict[str, tuple[float, float]], events: list[dict[str, Any]]) -> None:
     """This turn's battles and builds ringed; a battle's ring is the wider, so a space both built in and
     fought over shows both rings."""
@@ -155,8 +169,8 @@ def _legend(figure: Figure, state: dict[str, Any], events: list[dict[str, Any]])
     for i, country in enumerate(COUNTRIES):
         figure.text(0.02 + 0.105 * i, 0.075, f"■ {W.power(country)} ({TEAMS[country].title()})", fontsize=8,
                     color=COLOURS[country], va="center")
-    figure.text(0.66, 0.075, "■ army   ▲ navy   × unsupplied   ★ supply space   rings: battle (red, dashed), "
-                "built or recruited (green)", fontsize=7.5, va="center")
+    figure.text(0.66, 0.075, "■ army   ▲ navy   × unsupplied   ★ supply space   rings: battle (red, dashed), built "
+                "(green); thick lines: supply chains", fontsize=7.5, va="center")
     track = figure.add_axes((0.25, 0.018, 0.5, 0.035))
     axis, allies = state["vp"]["axis"], state["vp"]["allies"]
     total = max(max(axis, 0) + max(allies, 0), 1)
