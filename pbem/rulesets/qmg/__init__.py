@@ -210,6 +210,10 @@ class Qmg(Ruleset):
         return {"power": {c: c for c in COUNTRIES}, "space": {n: n for n in self.pack.board.order},
                 "card": dict(sorted(cards.items()))}
 
+    def summary(self, state: dict[str, Any]) -> dict[str, Any]:
+        """What the VP chart reads of each state of the game's history."""
+        return {"vp": dict(state["vp"])}
+
     def brief(self, state: dict[str, Any]) -> list[str]:
         hands = ", ".join(f"{c} {len(z['hand'])}" for c, z in state["countries"].items())
         return [f"Axis {state['vp']['axis']} VP, Allies {state['vp']['allies']} VP", f"cards in hand: {hands}"]

@@ -33,7 +33,9 @@ def _at(longitude: float, latitude: float) -> tuple[float, float]:
     return float(np.interp(unrolled, LONGITUDES, XS)), float(np.interp(latitude, LATITUDES, YS))
 
 
-def render_board(pack: Pack, state: dict[str, Any], events: list[dict[str, Any]], title: str) -> bytes:
+def render_board(pack: Pack, state: dict[str, Any], events: list[dict[str, Any]], title: str,
+                 vp_history: list[tuple[int, dict[str, int]]] | None = None) -> bytes:
+    """The board after a turn; `vp_history`, each turn's (round, team VP) so far, adds the VP chart."""
     board = pack.board
     at = {name: _at(*space.at) for name, space in board.spaces.items()}
     left, right = min(x for x, _ in at.values()) - 12, max(x for x, _ in at.values()) + 12
@@ -98,6 +100,8 @@ def render_board(pack: Pack, state: dict[str, Any], events: list[dict[str, Any]]
         axes.scatter([x for x, _ in cut_off], [y for _, y in cut_off], s=60, marker="x", c="white",
                      linewidths=1.4, zorder=8)
     _legend(figure, state, events)
+    if vp_history:
+        _vp_chart(figure, vp_history)
     return palette_png(figure)
 
 
@@ -148,6 +152,22 @@ def _supply_lines(axes: Any, at: dict[str, tuple[float, float]], pieces: dict[st
         axes.add_collection(LineCollection(lines, colors=COLOURS[country], linewidths=2.4, alpha=0.75, zorder=2))
 
 
+def _vp_chart(figure: Figure, history: list[tuple[int, dict[str, int]]]) -> None:
+    """Each team's VP after every turn of the game so far, in the empty south-west of the board, a
+    tick at each round's first turn."""
+    chart = figure.add_axes((0.04, 0.13, 0.2, 0.12))
+    turns = range(len(history))
+    for team, style in (("axis", "-"), ("allies", "--")):
+        chart.plot(turns, [vp[team] for _, vp in history], color=TEAM_COLOURS[team], ls=style, lw=1.6,
+                   label=team.title())
+    starts = [i for i, (r, _) in enumerate(history) if i == 0 or history[i - 1][0] != r]
+    chart.set_xticks(starts, [str(history[i][0]) for i in starts], fontsize=6)
+    chart.tick_params(axis="y", labelsize=6)
+    chart.set_xlabel("round", fontsize=6, labelpad=1)
+    chart.set_title("VP over the game", fontsize=7, pad=2)
+    chart.legend(fontsize=6, loc="upper left", frameon=False)
+
+
 def _rings(axes: Any, at: dict[str, tuple[float, float]], events: list[dict[str, Any]]) -> None:
     """This turn's battles and builds ringed; a battle's ring is the wider, so a space both built in and
     fought over shows both rings."""
@@ -169,8 +189,8 @@ def _legend(figure: Figure, state: dict[str, Any], events: list[dict[str, Any]])
     for i, country in enumerate(COUNTRIES):
         figure.text(0.02 + 0.105 * i, 0.075, f"■ {W.power(country)} ({TEAMS[country].title()})", fontsize=8,
                     color=COLOURS[country], va="center")
-    figure.text(0.66, 0.075, "■ army   ▲ navy   × unsupplied   ★ supply space   rings: battle (red, dashed), built "
-                "(green); thick lines: supply chains", fontsize=7.5, va="center")
+    figure.text(0.66, 0.075, "■ army   ▲ navy   × unsupplied   ★ supply space   thick lines: supply chains\n"
+                "rings: battle (red, dashed), built or recruited (green)", fontsize=7.5, va="center")
     track = figure.add_axes((0.25, 0.018, 0.5, 0.035))
     axis, allies = state["vp"]["axis"], state["vp"]["allies"]
     total = max(max(axis, 0) + max(allies, 0), 1)

@@ -17,6 +17,7 @@ from pbem.core.turn import TurnInputs
 from pbem.core.words import Words
 from pbem.render.templates import template, within_post_limit
 from pbem.rulesets import get_ruleset
+from pbem.rulesets.axis_allies.reports.standing import game_history
 
 W = Words()
 # the countries whose English name takes "the": "the United States' turn", not "United States's turn"
@@ -165,6 +166,12 @@ def render_formats(model: dict[str, Any], map_png: str | None = None) -> dict[st
             "html": template(__package__, "qmg.html.j2").render(r=model, map_png=map_png)}
 
 
+def vp_history(inputs: TurnInputs, after: dict[str, Any]) -> list[tuple[int, dict[str, int]]]:
+    """Each turn's round and the teams' VP after it, from the game folder's states as the ledger
+    checks them (the A&A charts read the same history)."""
+    return [(p.round or 1, p.summary["vp"]) for p in game_history(inputs, after)]
+
+
 def render_reports(before: dict[str, Any], after: dict[str, Any], log: EventLog,
                    inputs: TurnInputs) -> dict[str, bytes]:
     """The public report and each country's private report, in every format."""
@@ -172,7 +179,7 @@ def render_reports(before: dict[str, Any], after: dict[str, Any], log: EventLog,
     ruleset = get_ruleset(before["ruleset"])
     public = report_model(ruleset, before, after, log, "public")
     board = render_board(ruleset.pack, after, [e for e in log.events if seen_by(e, "public")],
-                         f"{public['game']} — round {public['round']}, {public['title']}")
+                         f"{public['game']} — round {public['round']}, {public['title']}", vp_history(inputs, after))
     files = {"map.png": board}
     embedded = base64.b64encode(board).decode("ascii")
     for audience in ("public", *ruleset.powers):
