@@ -11,7 +11,7 @@ import yaml
 
 from pbem.rulesets import get_ruleset
 from pbem.rulesets.qmg.board_image import _at, _box, _overlap, _rings, label_places, shown_round
-from pbem.rulesets.qmg.report import a, countrys, event_line, game_name
+from pbem.rulesets.qmg.report import a, countrys, event_line, game_name, unnamed_responses
 from pbem.rulesets.qmg.supply import supply_chains
 
 
@@ -74,3 +74,9 @@ def test_each_supply_chain_runs_through_own_pieces_to_a_supply_source() -> None:
             assert any(p == {"country": country, "piece": "army"} for p in pieces[source])
             assert all(any(p["country"] == country for p in pieces[s]) for s in chain)
             assert all(b in board.neighbours[a] for a, b in zip(chain, chain[1:]))
+
+
+def test_a_face_down_response_no_standing_order_names_gets_a_warning() -> None:
+    warned = unnamed_responses(["Counter-Offensive", "Volksturm"], {"effects": [{"card": "volksturm"}]})
+    assert len(warned) == 1 and "Counter-Offensive" in warned[0] and "never used" in warned[0]
+    assert unnamed_responses(["Volksturm"], None) == []

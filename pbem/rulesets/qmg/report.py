@@ -128,8 +128,21 @@ def game_name(state: dict[str, Any]) -> str:
     return "Quartermaster General" if state["game"] == state["ruleset"] else state["game"]
 
 
-def report_model(ruleset, before: dict[str, Any], after: dict[str, Any], log: EventLog, audience: str
-                 ) -> dict[str, Any]:
+def unnamed_responses(responses: list[str], standing: dict[str, Any] | None) -> list[str]:
+    """The warnings for face-down Responses that no entry of the country's standing orders names: out
+    of its turn a country uses an effect only as those entries say, so such a Response is never used."""
+    if standing is None:  # the country whose turn it was: the turn used no standing orders of its own
+        return []
+    named = {str(entry.get("card")).lower() for entry in standing.get("effects") or [] if isinstance(entry, dict)}
+    return [f"Your face-down Response {card} is named by no entry under `effects` in your standing orders: out of "
+            "your turn it is never used. Name it there (with `when` to choose the moment) to use it."
+            for card in responses if card.lower() not in named]
+
+
+def report_model(ruleset, before: dict[str, Any], after: dict[str, Any], log: EventLog, audience: str,
+                 standing: dict[str, Any] | None = None) -> dict[str, Any]:
+    """One audience's report; `standing` is its standing orders as this turn used them (a private
+    report warns of the face-down Responses they leave unused)."""
     start, end = log.events[0], log.events[-1]
     seen = ruleset.view(after, audience)
     events = [e for e in log.events if seen_by(e, audience)]
@@ -154,7 +167,8 @@ def report_model(ruleset, before: dict[str, Any], after: dict[str, Any], log: Ev
         "defaults": [f"{country(e['country'], True)}: {e['what']}" for e in events if e["type"] == "default_applied"],
         "countries": countries,
         "own": own and {"hand": _cards(own["hand_cards"]), "responses": _cards(own["response_cards"]),
-                        "discard": _cards(own["discard_cards"])},
+                        "discard": _cards(own["discard_cards"]),
+                        "warnings": unnamed_responses(own["response_cards"], standing)},
     }
 
 
@@ -184,7 +198,9 @@ def render_reports(before: dict[str, Any], after: dict[str, Any], log: EventLog,
     embedded = base64.b64encode(board).decode("ascii")
     for audience in ("public", *ruleset.powers):
         # the board is the same for everyone: it travels once, in the public report and as map.png
-        texts = render_formats(report_model(ruleset, before, after, log, audience), embedded if audience == "public" else None)
+        standing = inputs.standing[audience].data if audience in inputs.standing else None
+        model = report_model(ruleset, before, after, log, audience, standing)
+        texts = render_formats(model, embedded if audience == "public" else None)
         names = ("report.md", "report.bbcode", "report.html") if audience == "public" else private_reports(audience)
         files.update({name: texts[name.rsplit(".", 1)[1]].encode("utf-8") for name in names})
     return files
