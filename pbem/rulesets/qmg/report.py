@@ -51,6 +51,7 @@ SOURCES = {"hand": "hand", "deck": "draw deck", "responses": "face-down Response
 def event_line(e: dict[str, Any]) -> str | None:
     """One event as a sentence of the report; None for events the report shows elsewhere."""
     who, whose = country(e.get("country"), True), countrys(e.get("country"), True)
+    its = country(e.get("country"))
     kind = e["type"]
     if kind == "cards_discarded":
         return f"{who} discards {e['count']} card{'s' if e['count'] != 1 else ''} face down from its " \
@@ -90,9 +91,9 @@ def event_line(e: dict[str, Any]) -> str | None:
     if kind == "vp":
         sign = "+" if e["change"] >= 0 else ""
         why = {"supply_spaces": f"{countrys(e['country'])} supply spaces",
-               "no_card": f"{country(e['country'])} can neither play nor discard a card",
-               "deck_empty": f"{country(e['country'])} could not discard {e.get('cards')} card(s) for {e.get('what')}: its deck is empty",
-               "card": f"{e.get('card')} of {country(e['country'])}"}[e["reason"]]
+               "no_card": f"{its} can neither play nor discard a card",
+               "deck_empty": f"{its} could not discard {e.get('cards')} card(s) for {e.get('what')}: its deck is empty",
+               "card": f"{e.get('card')} of {its}"}[e["reason"]]
         return f"{e['team'].title()} {sign}{e['change']} VP ({why}): {e['total']} VP."
     if kind == "victory_step_skipped":
         return f"{who} skips its Victory step: {e['why']}."
