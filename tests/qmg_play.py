@@ -255,7 +255,7 @@ def random_options(rules, rng: random.Random) -> dict[str, Any]:
 def resolve(rules, exchange: Exchange, hidden) -> tuple[dict[str, Any], EventLog]:
     """The exchange played by the ruleset, its events between the first and last the core adds."""
     log = EventLog()
-    log.add("turn_start", turn=exchange.number, seed="0" * 64)
+    log.add("turn_start", turn=exchange.number, seed="0" * 64, seed_commitment="0" * 64)
     after = rules.resolve(exchange.state, exchange.submissions(), exchange.standing_docs(), None, log, hidden)
     after["dice"] = {**exchange.state["dice"], "turn": exchange.number + 1}
     log.add("turn_end", awaiting=list(rules.awaiting(after)), state_commitment="c" * 64)

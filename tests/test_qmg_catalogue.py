@@ -101,7 +101,7 @@ def _accounts(case: dict[str, Any]) -> dict[str, tuple[list[dict[str, Any]], str
     rules, before, problems, log, after = _play(case)
     assert problems == [] and after is not None, problems
     framed = EventLog()  # the turn's first and last events, which the core adds around the ruleset's
-    framed.add("turn_start", turn=1, seed="0" * 64)
+    framed.add("turn_start", turn=1, seed="0" * 64, seed_commitment="0" * 64)
     framed.extend(log.events)
     framed.add("turn_end", state_commitment="0" * 64, awaiting=list(rules.awaiting(after)))
     return {audience: ([e for e in log.events if seen_by(e, audience)],

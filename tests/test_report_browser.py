@@ -305,3 +305,26 @@ def test_without_scripts_the_report_shows_the_whole_board_and_the_charts(example
         _screenshot(driver, "desktop-no-scripts")
     finally:
         driver.quit()
+
+
+@pytest.mark.parametrize("report", [QMG_TURN / "report.html", UNDAUNTED_TURN / "report.html"],
+                         ids=["qmg", "undaunted"])
+def test_the_qmg_and_undaunted_boards_zoom_and_pan_on_a_phone(browser, examples, report):
+    """The board viewer the A&A reports use (board_viewer.html.j2) serves these boards too."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    with screen(browser, 390, 844):
+        browser.get((examples / report).as_uri())
+        assert [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "WARNING")] == []
+        whole = _viewer(browser)
+        assert whole["zoomable"] and abs(whole["scale"] * 1600 - whole["width"]) < 4  # the whole board (in its border)
+        browser.find_element(By.CSS_SELECTOR, "[data-zoom='1.5']").click()
+        browser.find_element(By.CSS_SELECTOR, "[data-zoom='1.5']").click()
+        zoomed = _viewer(browser)
+        assert zoomed["scale"] == pytest.approx(whole["scale"] * 2.25, rel=0.01)
+        viewport = browser.find_element(By.CSS_SELECTOR, "#board .viewport")
+        ActionChains(browser).move_to_element(viewport).click_and_hold().move_by_offset(-60, 0).release().perform()
+        assert _viewer(browser)["x"] == pytest.approx(zoomed["x"] - 60, abs=1)
+        _screenshot(browser, f"phone-{report.parent.parent.name}-board-zoomed")
+        assert browser.execute_script("return document.body.scrollWidth") <= 391

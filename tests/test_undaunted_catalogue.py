@@ -136,7 +136,7 @@ def _told(before: dict[str, Any], after: dict[str, Any], log: EventLog, audience
     """What `audience` is told of an exchange: the events it sees and its report's lines, and with
     `view` its view of the position after."""
     framed = EventLog()
-    framed.add("turn_start", turn=1, seed="0" * 64)
+    framed.add("turn_start", turn=1, seed="0" * 64, seed_commitment="0" * 64)
     framed.extend(log.events)
     framed.add("turn_end", state_commitment="0" * 64, awaiting=list(RULESET.awaiting(after)))
     model = report_model(RULESET, before, after, framed, audience)

@@ -4,6 +4,7 @@ text on one line and free of markup, and the forums' post limit."""
 
 from __future__ import annotations
 
+import base64
 import re
 from functools import cache
 from importlib.resources import files
@@ -32,7 +33,17 @@ def template_environment(game: str, autoescape: bool) -> jinja2.Environment:
     env.filters["md"] = _markdown_text
     env.filters["bb"] = _bbcode_text
     env.filters["html"] = _html_text
+    env.globals["png_board"] = png_board
     return env
+
+
+def png_board(png_base64: str) -> dict[str, int]:
+    """The board viewer's board (board_viewer.html.j2) for an embedded PNG without outlined spaces or
+    an action to open on: the width and height its header gives (bytes 16 to 24, the first 32
+    characters of its base64)."""
+    header = base64.b64decode(png_base64[:32])
+    return {"width": int.from_bytes(header[16:20], "big"), "height": int.from_bytes(header[20:24], "big"),
+            "spaces": [], "action": None}
 
 
 def template(game: str, name: str) -> jinja2.Template:

@@ -210,6 +210,18 @@ class Qmg(Ruleset):
         return {"power": {c: c for c in COUNTRIES}, "space": {n: n for n in self.pack.board.order},
                 "card": dict(sorted(cards.items()))}
 
+    def preview(self, view: dict[str, Any], orders: dict[str, Any], standing: dict[str, Any] | None,
+                warn_below: float) -> dict[str, Any] | None:
+        """The orders read back with each card's effect and targets, and the player's own side's
+        face-down Responses that may fire (only those its view shows). QMG has no dice, so no play
+        has a chance to warn of: `warn_below` and `standing` (another turn's orders) do not matter."""
+        from pbem.rulesets.qmg.preview import preview
+        return preview(self.pack, view, orders)
+
+    def summary(self, state: dict[str, Any]) -> dict[str, Any]:
+        """What the VP chart reads of each state of the game's history."""
+        return {"vp": dict(state["vp"])}
+
     def brief(self, state: dict[str, Any]) -> list[str]:
         hands = ", ".join(f"{c} {len(z['hand'])}" for c, z in state["countries"].items())
         return [f"Axis {state['vp']['axis']} VP, Allies {state['vp']['allies']} VP", f"cards in hand: {hands}"]

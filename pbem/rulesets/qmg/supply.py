@@ -18,6 +18,13 @@ def axis_armies(pieces: dict[str, list[dict[str, str]]]) -> set[str]:
 def supplied_spaces(board: Board, pieces: dict[str, list[dict[str, str]]], country: str,
                     options: dict[str, Any]) -> set[str]:
     """The spaces where `country`'s piece is supplied."""
+    return set(supply_chains(board, pieces, country, options))
+
+
+def supply_chains(board: Board, pieces: dict[str, list[dict[str, str]]], country: str,
+                  options: dict[str, Any]) -> dict[str, list[str]]:
+    """Each space where `country`'s piece is supplied, with one chain that supplies it: the spaces
+    from it back to its supply source (a star space with the country's army), both ends included."""
     team = TEAMS[country]
     axis_on = axis_armies(pieces)
     own = {space for space, here in pieces.items() if any(p["country"] == country for p in here)}
@@ -33,12 +40,12 @@ def supplied_spaces(board: Board, pieces: dict[str, list[dict[str, str]]], count
     links = own if options["portless_navy_links"] else {s for s in own if not navy_without_port(s)}
     reach = [s for s in sorted(own) if board.spaces[s].star and any(
         p["country"] == country and p["piece"] == "army" for p in pieces[s])]
-    seen = set(reach)
+    chains = {s: [s] for s in reach}
     while reach:
         space = reach.pop()
         for n in board.neighbours_for(space, team, axis_on) if options["straits_in_supply"] \
                 else board.neighbours[space]:
-            if n in links and n not in seen:
-                seen.add(n)
+            if n in links and n not in chains:
+                chains[n] = [n, *chains[space]]
                 reach.append(n)
-    return {s for s in seen if not navy_without_port(s)}
+    return {s: chain for s, chain in chains.items() if not navy_without_port(s)}
