@@ -10,6 +10,7 @@ from typing import Any
 from pbem.core.errors import Problem
 from pbem.core.yamlio import Document
 from pbem.rulesets.undaunted.content import COMBAT, Pack, action_name, other_side
+from pbem.rulesets.undaunted.reach import check_reach
 
 PARAMS_BY_ACTION = {
     "move": {"to"}, "stealth_move": {"to"}, "scout": {"path"}, "maneuver": {"unit", "to"}, "bolster": {"cards"},
@@ -140,6 +141,7 @@ def read_turn(pack: Pack, state: dict[str, Any], doc: Document, side: str) -> tu
             labels.add(play["label"])
         drawing = drawing or play.get("action") in DRAWING or play.get("use", "action") == "action" and \
             _card_draws(pack, play.get("card"), side)
+    check_reach(pack, state, side, plays, reader.problem)
     preferences = {key: list(data[key]) for key in ("casualty_preference", "draw_deck_preference") if data.get(key)}
     return {"withdraw": bool(data.get("withdraw")), "plays": plays, "await_report": bool(data.get("await_report")),
             "preferences": preferences}, reader.problems
