@@ -41,7 +41,8 @@ class Reader:
     def problem(self, field: tuple, message: str, allowed: str | None = None) -> None:
         self.problems.append(self.doc.problem(field, message, allowed))
 
-    def tile(self, field: tuple, text: str) -> str | None:
+    def tile(self, field: tuple, text: str | int) -> str | None:
+        text = str(text)  # `to: 110` unquoted in YAML is a number
         number, _, letter = text.partition("-")
         if number not in self.state["tiles"]:
             self.problem(field, f"{text!r} is not a tile of the map", _suggest(number, sorted(self.state["tiles"])))
@@ -263,8 +264,9 @@ def _read_params(reader: Reader, params: dict[str, Any], field: tuple, name: str
     return out
 
 
-def _target(reader: Reader, at: tuple, value: str, name: str) -> str | None:
+def _target(reader: Reader, at: tuple, value: str | int, name: str) -> str | None:
     enemy = other_side(reader.side)
+    value = str(value)
     if value.startswith("tunnel "):
         tile = reader.tile(at, value.split(" ", 1)[1])
         return f"tunnel {tile}" if tile else None
