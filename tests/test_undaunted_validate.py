@@ -1,7 +1,9 @@
-"""Undaunted orders as players write them: tile numbers unquoted (issue 26)."""
+"""Undaunted as players meet it (issue 26): tile numbers unquoted in orders, the report of the turn that
+wins a scenario."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from pbem.core.schemas import validate
@@ -20,3 +22,23 @@ def test_a_tile_written_as_a_number_is_a_tile() -> None:
     assert not validate("orders", orders, RULESET.schema_package)
     assert not RULESET.check_orders(state, {"soviet": orders}, {})
     assert RULESET.decisions(state, {"soviet": orders}, {})["orders"]["soviet"]["plays"][0]["to"] == "504"
+
+
+def test_the_turn_that_wins_shows_the_winning_position() -> None:
+    """The example's turn 31 wins #011 for the Germans and sets up #D02: its report shows #011's map as it
+    was won (Germans on 505-A, objectives 4 of 4), says what comes next, and not #D02's set-up."""
+    from pbem.core.events import EventLog
+    from pbem.rulesets.undaunted.report import report_model
+
+    def state(folder: str) -> dict:
+        return parse_document((EXAMPLE / folder / "state.yaml").read_text(encoding="utf-8"), "state.yaml").data
+
+    log = EventLog()
+    log.extend([json.loads(line) for line in (EXAMPLE / "31-011-r10-german" / "events.jsonl").read_text().splitlines()])
+    after = state("31-011-r10-german")
+    assert after["scenario"] == "D02"
+    model = report_model(RULESET, state("30-011-r10-soviet"), after, log, "public")
+    german = next(s for s in model["sides"] if s["name"] == "German")
+    assert {"unit": "RIF-A", "tile": "505-A"} == {k: v for k, v in german["units"][0].items() if k in ("unit", "tile")}
+    assert "German 4 of the 4 needed" in model["totals"]
+    assert "scenario #D02" in model["outcome"] and "won it" in model["outcome"]
