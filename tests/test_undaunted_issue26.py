@@ -1,5 +1,5 @@
 """Undaunted as players meet it (issue 26): tile numbers unquoted in orders, the report of the turn that
-wins a scenario."""
+wins a scenario, the board of a position."""
 
 from __future__ import annotations
 
@@ -42,3 +42,26 @@ def test_the_turn_that_wins_shows_the_winning_position() -> None:
     assert {"unit": "RIF-A", "tile": "505-A"} == {k: v for k, v in german["units"][0].items() if k in ("unit", "tile")}
     assert "German 4 of the 4 needed" in model["totals"]
     assert "scenario #D02" in model["outcome"] and "won it" in model["outcome"]
+
+
+def test_the_board_of_a_position() -> None:
+    """`pbem board --ruleset undaunted-stalingrad --state STATE`: every tile with its terrain, cover, markers,
+    units, objective and neighbours; one tile by number or id; without a state, what to give."""
+    from typer.testing import CliRunner
+
+    from pbem.cli import app
+
+    def board(*args: str):
+        return CliRunner().invoke(app, ["board", "--ruleset", "undaunted-stalingrad", *args], catch_exceptions=False)
+
+    state = str(EXAMPLE / "31-011-r10-german" / "state.yaml")
+    tiles = json.loads(board("--state", state, "--json").output)["spaces"]
+    assert len(tiles) == 20 and tiles[0]["name"] == "101-A"
+    one = json.loads(board("504", "--state", str(EXAMPLE / "30-011-r10-soviet" / "view-german.yaml"), "--json").output)
+    assert one["land_neighbours"] == ["106-A", "107-A", "503-A", "505-A", "201-A", "202-A"]
+    assert {"side": "soviet", "unit": "RIF-A", "state": "ready"} in one["units"]
+    assert one["markers"] == {"soviet": "controlled"} and one["terrain"] and "cover" in one["facts"]
+    text = board("505-A", "--state", state).output
+    assert text.startswith("505-A: ") and "objective worth 2" in text and "land: 107-A" in text
+    refused = board()
+    assert refused.exit_code == 1 and "--state STATE" in refused.output
