@@ -65,3 +65,25 @@ def test_the_board_of_a_position() -> None:
     assert text.startswith("505-A: ") and "objective worth 2" in text and "land: 107-A" in text
     refused = board()
     assert refused.exit_code == 1 and "--state STATE" in refused.output
+
+
+def test_the_preview_reads_the_plays_back_and_gives_each_attack_its_exact_chance() -> None:
+    """The example's turn 30 from the Soviet view: two Attack 2 at the German MG-A in a building next
+    to them: base 4 + building cover 3 + range 1 = 8, so a die hits on 0, 8 or 9: 1 - 0.7² = 51%; what
+    the view cannot know (the card a hit takes) is said and not counted; below warn_below, a warning."""
+    from pbem.core.yamlio import load_document
+
+    view = load_document(EXAMPLE / "29-011-r10-bids" / "view-soviet.yaml").data
+    orders = load_document(EXAMPLE / "orders" / "30-011-r10-soviet.yaml").data
+    out = RULESET.preview(view, orders, None, 0.5)
+    assert out["lines"][:3] == ["plays[0]: Rifleman (A) S-P-005: Attack target MG-A",
+                                "plays[1]: Rifleman (A) S-P-008: Attack target MG-A",
+                                "plays[2]: Scout (B) S-P-017: Scout through 109-A"]
+    first = out["items"][0]
+    assert first["defence"] == {"base": 4, "building cover": 3, "range": 1} and first["dice"] == 2
+    assert abs(first["chance"] - 0.51) < 1e-9 and "51.0% to hit" in out["lines"][3]
+    assert "not counted" in out["lines"][3] and not out["warnings"]
+    assert len(RULESET.preview(view, orders, None, 0.6)["warnings"]) == 2
+    bids = load_document(EXAMPLE / "orders" / "29-011-r10-bids-soviet.yaml").data
+    seen = load_document(EXAMPLE / "28-011-r9-german" / "view-soviet.yaml").data
+    assert RULESET.preview(seen, bids, None, 0.5)["lines"][0].startswith("Bid: ")

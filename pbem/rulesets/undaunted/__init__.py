@@ -181,6 +181,13 @@ class Undaunted(Ruleset):
                                       "the position to show", "--state STATE (a game's state.yaml or a view file)")])
         return tile_spaces(self.pack_for(state), state, name)
 
+    def preview(self, view: dict[str, Any], orders: dict[str, Any], standing: dict[str, Any] | None,
+                warn_below: float) -> dict[str, Any] | None:
+        """Each play read back and each attack's exact chance to hit, from the side's view alone (the
+        enemy's standing orders do not change a roll)."""
+        from pbem.rulesets.undaunted.preview import preview
+        return preview(self.pack_for(view), view, orders, warn_below)
+
     def check_state(self, state: Document) -> list[Problem]:
         return check_state(self.pack_for(state.data), state)
 

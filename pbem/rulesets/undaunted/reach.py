@@ -59,9 +59,11 @@ class Map:
         return mined or (not tank and to in self.state["fire_lanes"][enemy].values())
 
 
-def check_reach(pack: Pack, state: dict[str, Any], side: str, plays: list[dict[str, Any]], problem) -> None:
+def check_reach(pack: Pack, state: dict[str, Any], side: str, plays: list[dict[str, Any]], problem,
+                shots: list[dict[str, Any]] | None = None) -> None:
     """Problems (through `problem(field, message, allowed)`) for every step off the map's adjacency
-    and every attack out of range, the plays taken in turn."""
+    and every attack out of range, the plays taken in turn; each attack also into `shots` (the play,
+    the attacker's tile, None from off the map, and whether a die may have moved it or its target)."""
     where = Map(pack, state, side)
     for i, play in enumerate(plays):
         if play.get("action") is None:
@@ -80,6 +82,10 @@ def check_reach(pack: Pack, state: dict[str, Any], side: str, plays: list[dict[s
         combat = params.get("combat") if name in ("sally", "attack_and_stealth_move") else params
         if combat and combat.get("action") in COMBAT or name in COMBAT:
             inner = combat.get("action", name)
+            if shots is not None:
+                shots.append({"play": i, "action": where.card_action(card, inner), "params": combat,
+                              "from": where.at.get(unit) if unit else None,
+                              "unsure": unit in where.unsure or combat.get("target") in where.unsure})
             _check_range(where, unit, where.card_action(card, inner), combat,
                          field + (("combat",) if combat is not params else ()), problem)
         if play.get("when"):
