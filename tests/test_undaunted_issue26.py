@@ -76,9 +76,9 @@ def test_the_preview_reads_the_plays_back_and_gives_each_attack_its_exact_chance
     view = load_document(EXAMPLE / "29-011-r10-bids" / "view-soviet.yaml").data
     orders = load_document(EXAMPLE / "orders" / "30-011-r10-soviet.yaml").data
     out = RULESET.preview(view, orders, None, 0.5)
-    assert out["lines"][:3] == ["plays[0]: Rifleman (A) S-P-005: Attack target MG-A",
-                                "plays[1]: Rifleman (A) S-P-008: Attack target MG-A",
-                                "plays[2]: Scout (B) S-P-017: Scout through 109-A"]
+    assert out["lines"][:3] == ["plays[0]: Rifleman (A) S-P-005: Attack 2 at MG-A",
+                                "plays[1]: Rifleman (A) S-P-008: Attack 2 at MG-A",
+                                "plays[2]: Scout (B) S-P-017: Scout 2 through 109-A"]
     first = out["items"][0]
     assert first["defence"] == {"base": 4, "building cover": 3, "range": 1} and first["dice"] == 2
     assert abs(first["chance"] - 0.51) < 1e-9 and "51.0% to hit" in out["lines"][3]

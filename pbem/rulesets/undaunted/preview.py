@@ -63,17 +63,21 @@ def _read_back(pack: Pack, turn: Turn, play: dict[str, Any]) -> str:
         return f"{label}: " + ("withdrawn to the supply" if play["use"] == "withdraw" else "readies its unit")
     when = f" when {play['when']['play']} {play['when'].get('result', 'is played')}" if play.get("when") else ""
     deploy = f", deployed on {turn.tile_id(play['deploy'])}" if play.get("deploy") else ""
-    return f"{label}: {_action_words(turn, play)}{deploy}{when}"
+    printed = next((a.label for a in (card.actions if card else ()) if a.action == play["action"]), None)
+    return f"{label}: {_action_words(turn, play, printed)}{deploy}{when}"
 
 
-def _action_words(turn: Turn, params: dict[str, Any]) -> str:
-    words = [action_name(params["action"])]
+def _action_words(turn: Turn, params: dict[str, Any], printed: str | None = None) -> str:
+    """The action as the card prints it (or by name), then its parameters in words."""
+    words = [printed or action_name(params["action"])]
     for key, value in params.items():
         if key in ("to", "tile") and value:
             words.append(f"{'to' if key == 'to' else 'on'} {turn.tile_id(value)}")
         elif key == "path":
             words.append("through " + ", ".join(turn.tile_id(t) for t in value if t))
-        elif key in ("unit", "chosen", "take", "target", "draw"):
+        elif key == "target":
+            words.append(f"at {turn.tile_id(value) if value in turn.state['tiles'] else value}")
+        elif key in ("unit", "chosen", "take", "draw"):
             words.append(f"{key} {turn.tile_id(value) if value in turn.state['tiles'] else value}")
         elif key == "cards":
             words.append("cards " + ", ".join(map(str, value)))
