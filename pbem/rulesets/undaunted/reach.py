@@ -86,8 +86,9 @@ def check_reach(pack: Pack, state: dict[str, Any], side: str, plays: list[dict[s
                 shots.append({"play": i, "action": where.card_action(card, inner), "params": combat,
                               "from": where.at.get(unit) if unit else None,
                               "unsure": unit in where.unsure or combat.get("target") in where.unsure})
-            _check_range(where, unit, where.card_action(card, inner), combat,
-                         field + (("combat",) if combat is not params else ()), problem)
+            at = field + (("combat",) if combat is not params else ())
+            _check_target(where, where.card_action(card, inner), combat, at, problem)
+            _check_range(where, unit, where.card_action(card, inner), combat, at, problem)
         if play.get("when"):
             where.unsure |= moved
 
@@ -113,6 +114,21 @@ def _check_moves(where: Map, unit: str | None, name: str, params: dict[str, Any]
             where.unsure.add(unit)
             break
     return {unit}
+
+
+def _check_target(where: Map, action, params: dict[str, Any], field: tuple, problem) -> None:
+    """An enemy unit as the target: on the map, and a tank only for Anti-Tank and Demolition (seed
+    l.1430-1440); the enemy's units do not move in this side's turn but by its own attacks' pushes."""
+    target, enemy = params.get("target"), other_side(where.side)
+    if action is None or target is None or target in where.state["tiles"] or target.startswith("tunnel "):
+        return
+    tokens = where.state["units"][enemy]
+    if not tokens.get(target):
+        problem(field + ("target",), f"the enemy's {target} is not on the map",
+                ", ".join(u for u, t in tokens.items() if t) or "no enemy unit is on the map")
+    elif where.pack.units[enemy][target].tank and action.action not in ("anti_tank", "demolition"):
+        problem(field + ("target",), f"{action.label} cannot target a tank: only Anti-Tank and Demolition can",
+                ", ".join(u for u, t in tokens.items() if t and not where.pack.units[enemy][u].tank) or "none")
 
 
 def _check_range(where: Map, unit: str | None, action, params: dict[str, Any], field: tuple, problem) -> None:
