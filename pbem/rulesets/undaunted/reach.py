@@ -45,7 +45,8 @@ class Map:
             near += [t for t in tunnels if t != here and t not in near]
         allowed = ", ".join(self.name(t) for t in near) or "none"
         if to not in self.board.neighbours[here] and not (here in tunnels and to in tunnels and to != here):
-            return f"{self.name(to)} is not next to {self.name(here)}", f"next to {self.name(here)}: {allowed}"
+            return (f"{self.name(to)} is not next to {self.name(here)}: each step goes to a tile next to the unit's, "
+                    "or along a tunnel", f"next to {self.name(here)}: {allowed}")
         if tank and here in tunnels and to in tunnels and not self.board.adjacent(here, to):
             return "a tank cannot move through a tunnel", allowed
         if tank and self.pack.tile(to, self.state["tiles"][to]).impassable:
@@ -156,5 +157,5 @@ def _check_range(where: Map, unit: str | None, action, params: dict[str, Any], f
         here = where.at[unit]
         inside = [t for t in where.board.tiles if low <= where.board.distance(here, t) <= (high or 99)]
         problem(field + ("target",), f"{where.name(tile)} is out of range of {action.label} from "
-                f"{where.name(here)}: range {reach}", f"tiles at range {low}-{high} of {where.name(here)}: "
+                f"{where.name(here)}: range {reach}", f"tiles at range {low}-{high if high is not None else ''} of {where.name(here)}: "
                 + ", ".join(where.name(t) for t in inside[:12]) + (" ..." if len(inside) > 12 else ""))
