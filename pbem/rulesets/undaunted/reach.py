@@ -155,7 +155,9 @@ def _check_range(where: Map, unit: str | None, action, params: dict[str, Any], f
     low, high = action.range_min or 0, action.range_max
     if reach < low or (high is not None and reach > high):
         here = where.at[unit]
-        inside = [t for t in where.board.tiles if low <= where.board.distance(here, t) <= (high or 99)]
+        inside = [t for t in where.board.tiles
+                  if low <= where.board.distance(here, t) and (high is None or where.board.distance(here, t) <= high)]
+        reads = f"{low}-{high}" if high is not None else f"{low} or more"
         problem(field + ("target",), f"{where.name(tile)} is out of range of {action.label} from "
-                f"{where.name(here)}: range {reach}", f"tiles at range {low}-{high if high is not None else ''} of {where.name(here)}: "
+                f"{where.name(here)}: range {reach}", f"tiles at range {reads} of {where.name(here)}: "
                 + ", ".join(where.name(t) for t in inside[:12]) + (" ..." if len(inside) > 12 else ""))
