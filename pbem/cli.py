@@ -625,7 +625,11 @@ def _board_spaces(chosen, space: str | None, state: Path | None) -> list[dict] |
     if "state" not in inspect.signature(chosen.spaces).parameters:
         raise InputError([Problem("pbem board", None, "--state", f"the {chosen.name} board is the same in every "
                                   "game", "no --state")])
-    return chosen.spaces(space, state=_load(state).data)
+    data = _load(state).data
+    if not isinstance(data, dict) or data.get("ruleset") != chosen.id:
+        raise InputError([Problem(str(state), None, "ruleset", f"not a state of {chosen.name}",
+                                  f"the state or a view file of a game of {chosen.name}")])
+    return chosen.spaces(space, state=data)
 
 
 @app.command()
