@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import imaplib
+import inspect
 import json
 import os
 import smtplib
@@ -636,17 +637,33 @@ def _space_text(space: dict) -> str:
     return "\n".join(lines)
 
 
+def _board_spaces(chosen, space: str | None, state: Path | None) -> list[dict] | None:
+    """The ruleset's spaces, of the position in `state` where its board depends on one."""
+    if state is None:
+        return chosen.spaces(space)
+    if "state" not in inspect.signature(chosen.spaces).parameters:
+        raise InputError([Problem("pbem board", None, "--state", f"the {chosen.name} board is the same in every "
+                                  "game", "no --state")])
+    data = _load(state).data
+    if not isinstance(data, dict) or data.get("ruleset") != chosen.id:
+        raise InputError([Problem(str(state), None, "ruleset", f"not a state of {chosen.name}",
+                                  f"the state or a view file of a game of {chosen.name}")])
+    return chosen.spaces(space, state=data)
+
+
 @app.command()
 def board(space: Optional[str] = typer.Argument(
               None, help="One space (short names like Karelia or W Russia work); default all of them."),
           ruleset: str = typer.Option(..., help=f"Ruleset id: {', '.join(RULESETS)}."),
           as_json: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
+          state: Optional[Path] = typer.Option(
+              None, "--state", help="A game's state or view file: the position to show (Undaunted needs one)."),
           ) -> None:
-    """The board: each space's facts (what it is worth and who holds it at the start) and its neighbours,
-    land and sea apart."""
+    """The board: each space's facts (what it is worth and who holds it at the start, or in the position
+    --state gives) and its neighbours, land and sea apart."""
     chosen = ruleset_or_exit(ruleset)
     try:
-        spaces = chosen.spaces(space)
+        spaces = _board_spaces(chosen, space, state)
     except InputError as exc:
         fail(exc, "nothing printed")
     if spaces is None:

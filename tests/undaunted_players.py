@@ -12,6 +12,7 @@ from pbem.rulesets.undaunted.actions import AREA
 from pbem.rulesets.undaunted.board import Board
 from pbem.rulesets.undaunted.content import COMBAT, Pack, other_side
 from pbem.rulesets.undaunted.orders import recon_performed
+from pbem.rulesets.undaunted.reach import check_reach
 
 TIERS = ("reservist", "regular", "upgraded")
 
@@ -121,7 +122,7 @@ def random_orders(pack: Pack, view: dict[str, Any], side: str, rng: random.Rando
             fogs -= bool(recon and fogs)
             plays.append(play)
     rng.shuffle(plays)
-    orders: dict[str, Any] = {"side": side, "plays": plays}
+    orders: dict[str, Any] = {"side": side, "plays": on_the_map(pack, view, side, plays)}
     if rng.random() < 0.2:
         orders["await_report"] = True
     return orders
@@ -177,7 +178,19 @@ def steady_orders(pack: Pack, view: dict[str, Any], side: str) -> dict[str, Any]
             wanted = [c for c in sorted(view["sides"][side]["supply"]) if pack.cards[c].kind == "unit"
                       and (squad is None or pack.cards[c].squad == squad)]
             plays.append({"card": card_id, "action": "bolster", "cards": wanted[:2]})
-    return {"side": side, "plays": plays}
+    return {"side": side, "plays": on_the_map(pack, view, side, plays)}
+
+
+def on_the_map(pack: Pack, view: dict[str, Any], side: str, plays: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The plays less those `pbem validate` refuses against the map (a step to a tile not next to
+    the unit, an attack out of range), as a player who checks the orders first sends them; again
+    until none is refused, since a play left out moves what the later plays start from."""
+    while True:
+        refused: set[int] = set()
+        check_reach(pack, view, side, plays, lambda field, *_: refused.add(field[1]))
+        if not refused:
+            return plays
+        plays = [play for i, play in enumerate(plays) if i not in refused]
 
 
 def standing_orders(pack: Pack, view: dict[str, Any], side: str, rng: random.Random) -> dict[str, Any]:

@@ -7,7 +7,7 @@ import copy
 from pathlib import Path
 from typing import Any
 
-from pbem.core.errors import Problem
+from pbem.core.errors import InputError, Problem
 from pbem.core.events import EventLog
 from pbem.core.ruleset import UNSEEN, Dice, Option, Ruleset
 from pbem.core.yamlio import Document
@@ -15,6 +15,7 @@ from pbem.rulesets.undaunted.checkstate import check_state
 from pbem.rulesets.undaunted.content import SIDES, Pack, check_pack, demo_pack, load_pack, merged_pack
 from pbem.rulesets.undaunted.orders import read_bid, read_standing, read_turn
 from pbem.rulesets.undaunted.play import HIDDEN_ZONES
+from pbem.rulesets.undaunted.tiles import tile_spaces
 from pbem.rulesets.undaunted.turn import awaiting, opening, resolve_bids, resolve_turn
 
 OPTIONS = (
@@ -171,6 +172,21 @@ class Undaunted(Ruleset):
                      theatre: str | None = None) -> bytes | None:
         from pbem.rulesets.undaunted.map_image import render_map
         return render_map(self.pack_for(state), self.view(state, "public"), events, title)
+
+    def spaces(self, name: str | None = None, state: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+        """The tiles of a position (a state or a side's view: only the map, which is public);
+        Undaunted's map is the scenario's, so a state is needed."""
+        if state is None:
+            raise InputError([Problem("pbem board", None, "--state", "the Undaunted map is the scenario's: name "
+                                      "the position to show", "--state STATE (a game's state.yaml or a view file)")])
+        return tile_spaces(self.pack_for(state), state, name)
+
+    def preview(self, view: dict[str, Any], orders: dict[str, Any], standing: dict[str, Any] | None,
+                warn_below: float) -> dict[str, Any] | None:
+        """Each play read back and each attack's exact chance to hit, from the side's view alone (the
+        enemy's standing orders do not change a roll)."""
+        from pbem.rulesets.undaunted.preview import preview
+        return preview(self.pack_for(view), view, orders, warn_below)
 
     def check_state(self, state: Document) -> list[Problem]:
         return check_state(self.pack_for(state.data), state)

@@ -10,6 +10,7 @@ from typing import Any
 from pbem.core.errors import Problem
 from pbem.core.yamlio import Document
 from pbem.rulesets.undaunted.content import COMBAT, Pack, action_name, other_side
+from pbem.rulesets.undaunted.reach import check_reach
 
 PARAMS_BY_ACTION = {
     "move": {"to"}, "stealth_move": {"to"}, "scout": {"path"}, "maneuver": {"unit", "to"}, "bolster": {"cards"},
@@ -40,7 +41,8 @@ class Reader:
     def problem(self, field: tuple, message: str, allowed: str | None = None) -> None:
         self.problems.append(self.doc.problem(field, message, allowed))
 
-    def tile(self, field: tuple, text: str) -> str | None:
+    def tile(self, field: tuple, text: str | int) -> str | None:
+        text = str(text)  # `to: 110` unquoted in YAML is a number
         number, _, letter = text.partition("-")
         if number not in self.state["tiles"]:
             self.problem(field, f"{text!r} is not a tile of the map", _suggest(number, sorted(self.state["tiles"])))
@@ -140,6 +142,7 @@ def read_turn(pack: Pack, state: dict[str, Any], doc: Document, side: str) -> tu
             labels.add(play["label"])
         drawing = drawing or play.get("action") in DRAWING or play.get("use", "action") == "action" and \
             _card_draws(pack, play.get("card"), side)
+    check_reach(pack, state, side, plays, reader.problem)
     preferences = {key: list(data[key]) for key in ("casualty_preference", "draw_deck_preference") if data.get(key)}
     return {"withdraw": bool(data.get("withdraw")), "plays": plays, "await_report": bool(data.get("await_report")),
             "preferences": preferences}, reader.problems
@@ -261,8 +264,9 @@ def _read_params(reader: Reader, params: dict[str, Any], field: tuple, name: str
     return out
 
 
-def _target(reader: Reader, at: tuple, value: str, name: str) -> str | None:
+def _target(reader: Reader, at: tuple, value: str | int, name: str) -> str | None:
     enemy = other_side(reader.side)
+    value = str(value)
     if value.startswith("tunnel "):
         tile = reader.tile(at, value.split(" ", 1)[1])
         return f"tunnel {tile}" if tile else None

@@ -19,6 +19,7 @@ from pbem.core.turn import TurnInputs
 from pbem.render.templates import template, within_post_limit
 from pbem.rulesets import get_ruleset
 from pbem.rulesets.undaunted.content import SIDES, Pack, action_name, other_side
+from pbem.rulesets.undaunted.turn import WINNING_POSITION
 
 SIDE = {"soviet": "Soviet", "german": "German"}
 PEOPLE = {"soviet": "the Soviets", "german": "the Germans"}
@@ -298,7 +299,10 @@ def _exchange(before: dict[str, Any], events: list[dict[str, Any]]) -> tuple[str
     kinds = {e["type"] for e in events}
     turn = f"the {SIDE[before['next_power']]} turn"
     if "scenario_won" in kinds:
-        return turn, "The scenario is over."
+        following = next((e for e in events if e["type"] == "scenario_set_up"), None)
+        return turn, "The scenario is over." + (
+            f" The position shown is the one that won it; scenario #{following['scenario']} {following['name']} "
+            "is set up for the next exchange." if following else "")
     if "turn_continues" in kinds:
         return turn, "The turn continues after this report."
     return turn, "The turn ended."
@@ -317,7 +321,7 @@ def report_model(ruleset, before: dict[str, Any], after: dict[str, Any], log: Ev
                  ) -> dict[str, Any]:
     pack: Pack = ruleset.pack_for(after)
     start, end = log.events[0], log.events[-1]
-    seen = ruleset.view(after, audience)
+    seen = shown(ruleset, after, log, audience)
     events = [e for e in log.events if seen_by(e, audience)]
     scenario = pack.scenarios[before["scenario"]]
     narrator = Narrator(pack, before["tiles"])
@@ -357,6 +361,14 @@ def report_model(ruleset, before: dict[str, Any], after: dict[str, Any], log: Ev
     }
 
 
+def shown(ruleset, after: dict[str, Any], log: EventLog, audience: str) -> dict[str, Any]:
+    """The audience's view after the exchange; when it won a scenario and the next was set up, with
+    the map as the scenario ended (the next scenario's set-up is told by the events)."""
+    seen = ruleset.view(after, audience)
+    won = next((e for e in log.events if e["type"] == "winning_position"), None)
+    return seen | {key: value for key, value in (won or {}).items() if key in WINNING_POSITION}
+
+
 def render_formats(model: dict[str, Any], map_png: str | None = None) -> dict[str, str]:
     """The three formats of one audience's report; `map_png` (base64) is embedded in the HTML."""
     return {"md": within_post_limit(template(__package__, "undaunted.md.j2").render(r=model), "Markdown"),
@@ -371,7 +383,7 @@ def render_reports(before: dict[str, Any], after: dict[str, Any], log: EventLog,
     ruleset = get_ruleset(before["ruleset"])
     public = report_model(ruleset, before, after, log, "public")
     seen_events = [e for e in log.events if seen_by(e, "public")]
-    drawing = render_map(ruleset.pack_for(after), ruleset.view(after, "public"), seen_events,
+    drawing = render_map(ruleset.pack_for(after), shown(ruleset, after, log, "public"), seen_events,
                          f"{after['game']} — round {public['round']}, {public['title']}")
     files = {"map.png": drawing}
     embedded = base64.b64encode(drawing).decode("ascii")

@@ -108,6 +108,11 @@ def resolve_bids(pack: Pack, state: dict[str, Any], bids: dict[str, str], log: E
     return after
 
 
+WINNING_POSITION = ("scenario", "tiles", "objectives", "vp_tokens", "tokens", "units", "markers", "mines", "smoke",
+                    "fire_lanes", "tunnels", "tunnels_destroyed")
+"""The public map of a scenario, which the set-up of the next replaces."""
+
+
 def resolve_turn(pack: Pack, state: dict[str, Any], orders: dict[str, Any], standing: dict[str, Any],
                  dice, hidden, log: EventLog) -> dict[str, Any]:
     """One exchange of the side whose turn it is: a withdrawal, or its plays in order; the turn
@@ -135,8 +140,11 @@ def resolve_turn(pack: Pack, state: dict[str, Any], orders: dict[str, Any], stan
                     why="the scenario was over")
         if orders["await_report"]:
             log.add("order_void", to=[side], side=side, order="await_report", why="the scenario was over")
+        won = {key: copy.deepcopy(after[key]) for key in WINNING_POSITION}
         following = after_scenario(turn, over.winner)
         if following is not None:
+            # the next set-up replaces the map: the event keeps the position that won for this turn's report
+            log.add("winning_position", **won)
             set_up(turn.pack, turn.state, following, turn.hidden, log, turn.standing)
         _preferences(turn, side, orders, following)
         return after
