@@ -7,6 +7,7 @@ import json
 import time
 from pathlib import Path
 
+import pytest
 import yaml
 from typer.testing import CliRunner
 
@@ -46,6 +47,22 @@ def test_the_amphibious_assault_follows_its_sea_battle_and_json_holds_the_items(
     assert items["Anglo-Egypt"]["amphibious"] and items["Anglo-Egypt"]["after"] == "SZ 15"
     assert items["SZ 15"]["kind"] == "sea" and items["Anglo-Egypt"]["ipc"] == 2
     assert 0 < items["Anglo-Egypt"]["attacker_captures"] < 1
+
+
+def test_an_amphibious_assault_is_linked_to_the_sea_battle_its_transports_must_win() -> None:
+    orders, state = GERMANY
+    data = json.loads(_validate(str(orders), "--state", str(state), "--json", "--warn-below", "65").stdout)
+    items = {i["space"]: i for i in data["preview"]["items"]}
+    sea, land = items["SZ 15"], items["Anglo-Egypt"]
+    # winning with every transport afloat is one way of winning the sea battle, not all of them
+    assert 0 < land["sea_battle_won_afloat"] < sea["attacker_win"]
+    assert land["linked_win_at_least"] == pytest.approx(land["sea_battle_won_afloat"] * land["attacker_win"])
+    # alone the assault clears the threshold; with its sea battle it does not
+    assert land["attacker_win"] > 0.65 > land["linked_win_at_least"]
+    warnings = data["preview"]["warnings"]
+    assert any(w.startswith("Attack on Anglo-Egypt: wins at least ") for w in warnings), warnings
+    odds = CliRunner().invoke(app, ["odds", "--state", str(state), "Anglo-Egypt", "--orders", str(orders)])
+    assert "With the sea battle in SZ 15 first: the assault wins at least" in odds.stdout
 
 
 def test_a_battle_below_the_threshold_is_warned_of() -> None:

@@ -90,6 +90,7 @@ def _odds_on_board(state: Path, space: str | None, orders: Path | None, as_json:
     from pbem.core.views import split_view
     from pbem.core.yamlio import load_document
     from pbem.rulesets.axis_allies.odds_chain import BattleTooLarge
+    from pbem.core.words import percent
     from pbem.rulesets.axis_allies.preview import space_odds
     from pbem.rulesets.axis_allies.reports.odds_text import odds_text
     from pbem.rulesets.axis_allies.ruleset import AxisAllies
@@ -115,3 +116,7 @@ def _odds_on_board(state: Path, space: str | None, orders: Path | None, as_json:
         typer.echo(json.dumps(battles, indent=2, sort_keys=True))
         return
     typer.echo("\n".join(odds_text(b, rules.words()) for b in battles), nl=False)
+    if "linked_win_at_least" in battles[-1]:
+        typer.echo(f"\nWith the sea battle in {battles[0]['space']} first: the assault wins at least "
+                   f"{percent(battles[-1]['linked_win_at_least'])} (the sea battle won with every transport afloat "
+                   f"{percent(battles[-1]['sea_battle_won_afloat'])}; ends where some cargo sank are not counted)")

@@ -30,7 +30,7 @@ def _end(move: dict[str, Any]) -> str:
 
 def _attack(found: dict[str, dict[str, Any]], space: str) -> dict[str, Any]:
     return found.setdefault(space, {"units": Counter(), "bombard": Counter(), "raid": False, "amphibious": False,
-                                    "before": None})
+                                    "before": None, "carries": 0})
 
 
 def attacks(orders: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -46,7 +46,9 @@ def attacks(orders: dict[str, Any]) -> dict[str, dict[str, Any]]:
             cargo = Counter()
             for load in move.get("load") or []:
                 cargo.update(load["units"])
-            _attack(found, _end(move))["units"].update(move["units"])
+            at_sea = _attack(found, _end(move))
+            at_sea["units"].update(move["units"])
+            at_sea["carries"] += move["units"].get("transport", 0)
             attack = _attack(found, move["unload"])
             attack.update(amphibious=True, before=_end(move))
             attack["units"].update(cargo)
@@ -63,6 +65,10 @@ def _casualty_order(orders: dict[str, Any], standing: dict[str, Any] | None, spa
     return ", ".join(str(e) for e in own)
 
 
+EVERY_END = 10 ** 6
+"""Enough end stacks to list them all: a sea battle's ends say whether every transport came through."""
+
+
 def battle_preview(edition: Edition, view: dict[str, Any], orders: dict[str, Any], standing: dict[str, Any] | None,
                    space: str, attack: dict[str, Any]) -> dict[str, Any] | None:
     """The odds of the battle in `space`, or None when no enemy unit is there (no battle)."""
@@ -77,7 +83,8 @@ def battle_preview(edition: Edition, view: dict[str, Any], orders: dict[str, Any
         units.update(own)
     request = OddsRequest(_text(attack["units"]), _text(units), power, defender, sea=board.is_sea(space),
                           amphibious=attack["amphibious"], bombard=_text(attack["bombard"]),
-                          attacker_casualty_order=_casualty_order(orders, standing, space), top=1,
+                          attacker_casualty_order=_casualty_order(orders, standing, space),
+                          top=EVERY_END if attack["carries"] else 1,
                           max_work=MAX_ODDS_WORK)
     data = odds_data(request, edition)
     return {"space": space, "defenders": sorted(defending), "ipc": 0 if board.is_sea(space) else board.ipc(space),
@@ -93,6 +100,24 @@ def _unopposed(edition: Edition, view: dict[str, Any], power: str, space: str) -
     return f"Move into {space}: no enemy unit there, no battle"
 
 
+def afloat(sea: dict[str, Any], transports: int) -> float:
+    """The chance that the attacker wins the sea battle with all `transports` that sailed into it
+    still afloat, summed over the battle's every end."""
+    return sum(end["probability"] for end in sea["outcomes"]
+               if end["winner"] == "attacker" and end["attackers"].get("transport", 0) >= transports)
+
+
+def link(item: dict[str, Any], sea: dict[str, Any], transports: int) -> None:
+    """An amphibious assault's chances with the sea battle its transports must win first: the two
+    battles together take the territory at least this often (every transport afloat, then the
+    assault with all its cargo; ends where some cargo sank and the rest still lands are not counted)."""
+    first = afloat(sea, transports)
+    item["sea_battle_won_afloat"] = round(first, 9)
+    item["linked_win_at_least"] = round(first * item["attacker_win"], 9)
+    if item.get("attacker_captures") is not None:
+        item["linked_captures_at_least"] = round(first * item["attacker_captures"], 9)
+
+
 def _line(w, item: dict[str, Any]) -> str:
     what = "Amphibious assault on" if item["amphibious"] else "Attack on"
     line = (f"{what} {item['space']}: wins {percent(item['attacker_win'])}, {w.power(item['defender'])} holds "
@@ -100,7 +125,9 @@ def _line(w, item: dict[str, Any]) -> str:
     if item.get("attacker_captures") is not None:
         line += f"; takes it ({item['ipc']} IPC) {percent(item['attacker_captures'])}"
     if item["after"]:
-        line += f" (if the sea battle in {item['after']} is won first)"
+        line += (f" once the sea battle in {item['after']} is won; with it, at least "
+                 f"{percent(item['linked_win_at_least'])} (the sea battle won with every transport afloat "
+                 f"{percent(item['sea_battle_won_afloat'])})")
     return line + (f"; expected IPC lost: you {item['attacker_ipc_lost']:.1f}, "
                    f"defenders {item['defender_ipc_lost']:.1f}")
 
@@ -109,13 +136,14 @@ def preview(edition: Edition, view: dict[str, Any], orders: dict[str, Any], stan
             warn_below: float) -> dict[str, Any]:
     """Lines, warnings and items of the interface of `Ruleset.preview`."""
     w, power = edition.words, orders["power"]
-    lines, warnings, items, fought = [], [], [], set()
+    lines, warnings, items, fought = [], [], [], {}
     bought = orders.get("purchase") or {}
     if bought:
         cost = edition.units.cost(bought)
         left = (view.get("treasury") or {}).get(power, 0) - cost
         lines.append(f"Purchase: {w.units(bought)} for {cost} IPC" + (f" ({left} IPC left)" if left >= 0 else ""))
-    for space, attack in attacks(orders).items():
+    found = attacks(orders)
+    for space, attack in found.items():
         if attack["raid"]:
             lines.append(f"Strategic bombing raid on {space}: {w.units(dict(attack['units']))} (no odds: the battle "
                          "calculator does not compute raids)")
@@ -133,15 +161,18 @@ def preview(edition: Edition, view: dict[str, Any], orders: dict[str, Any], stan
             continue
         if item["after"] not in fought:
             item["after"] = None  # the transports' sea zone holds no enemy: nothing to win first
-        fought.add(space)
+        else:
+            link(item, fought[item["after"]], found[item["after"]]["carries"])
+        fought[space] = item
         items.append(item)
         lines.append(_line(w, item))
-        if item["attacker_win"] < warn_below:
-            warnings.append(f"Attack on {space}: wins {percent(item['attacker_win'])} "
+        chance = item.get("linked_win_at_least", item["attacker_win"])
+        if chance < warn_below:
+            warnings.append(f"Attack on {space}: wins {'at least ' if item['after'] else ''}{percent(chance)} "
                             f"(below your {100 * warn_below:g}% threshold)")
     if items:
         lines.append(UNKNOWN_DEFENCE)
-    return {"lines": lines, "warnings": warnings, "items": items}
+    return {"lines": lines, "warnings": warnings, "items": [_few_ends(item) for item in items]}
 
 
 def space_odds(edition: Edition, view: dict[str, Any], orders: dict[str, Any], space: str) -> list[dict[str, Any]]:
@@ -159,4 +190,11 @@ def space_odds(edition: Edition, view: dict[str, Any], orders: dict[str, Any], s
         raise InputError([Problem("command line", None, "SPACE", f"no enemy unit is in {named}: no battle there",
                                   ", ".join(s for s in found if battle_preview(edition, view, orders, None, s,
                                                                                found[s])) or "none")])
-    return [b for b in battles if b is not None]
+    if len(battles) == 2 and battles[0] is not None:
+        link(battles[1], battles[0], found[chain[0]]["carries"])
+    return [_few_ends(b) for b in battles if b is not None]
+
+
+def _few_ends(item: dict[str, Any]) -> dict[str, Any]:
+    """The item with the most likely end only: every end of a sea battle was needed to link it."""
+    return {**item, "outcomes": item["outcomes"][:1]}
