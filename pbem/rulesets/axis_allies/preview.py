@@ -118,6 +118,25 @@ def link(item: dict[str, Any], sea: dict[str, Any], transports: int) -> None:
         item["linked_captures_at_least"] = round(first * item["attacker_captures"], 9)
 
 
+def move_text(w, move: dict[str, Any]) -> str:
+    """A move of the orders read back: what goes where, by which way, with what it carries."""
+    text = f"{w.units(move['units'])} from {move['from']}"
+    path = move.get("path") or []
+    if move.get("bombard"):
+        return text + f" bombard {move['bombard']}"
+    text += f" to {path[-1]}" + (f" by {', '.join(path[:-1])}" if len(path) > 1 else "") if path else " stay"
+    for load in move.get("load") or []:
+        text += f", loading {w.units(load['units'])} from {load['from']}"
+    if move.get("unload"):
+        text += f", unloading in {move['unload']}"
+    return text + (" (strategic bombing raid)" if move.get("bombing_raid") else "")
+
+
+def read_back(w, orders: dict[str, Any], field: str, what: str) -> list[str]:
+    """Each move of `field` as a line."""
+    return [f"{what}: {move_text(w, move)}" for move in orders.get(field) or []]
+
+
 def _line(w, item: dict[str, Any]) -> str:
     what = "Amphibious assault on" if item["amphibious"] else "Attack on"
     line = (f"{what} {item['space']}: wins {percent(item['attacker_win'])}, {w.power(item['defender'])} holds "
@@ -142,6 +161,10 @@ def preview(edition: Edition, view: dict[str, Any], orders: dict[str, Any], stan
         cost = edition.units.cost(bought)
         left = (view.get("treasury") or {}).get(power, 0) - cost
         lines.append(f"Purchase: {w.units(bought)} for {cost} IPC" + (f" ({left} IPC left)" if left >= 0 else ""))
+    research = orders.get("research")
+    if research:
+        lines.append(f"Research: {research['dice']} dice for {research['development']}")
+    lines += read_back(w, orders, "combat_move", "Combat move")
     found = attacks(orders)
     for space, attack in found.items():
         if attack["raid"]:
@@ -170,6 +193,8 @@ def preview(edition: Edition, view: dict[str, Any], orders: dict[str, Any], stan
         if chance < warn_below:
             warnings.append(f"Attack on {space}: wins {'at least ' if item['after'] else ''}{percent(chance)} "
                             f"(below your {100 * warn_below:g}% threshold)")
+    lines += read_back(w, orders, "noncombat_move", "Non-combat move")
+    lines += [f"Place: {w.units(place['units'])} in {place['at']}" for place in orders.get("place") or []]
     if items:
         lines.append(UNKNOWN_DEFENCE)
     return {"lines": lines, "warnings": warnings, "items": [_few_ends(item) for item in items]}
