@@ -264,10 +264,12 @@ def test_the_luck_is_a_percentile_that_grows_with_luck(dice: list[int], luckier_
 
 
 def test_a_near_certainty_reads_as_pbem_odds_prints_it() -> None:
-    from pbem.core.words import percent
-    from pbem.rulesets.axis_allies.combat_link import six_places
-    assert [percent(six_places(p)) for p in (0.9999997, 2e-7, 1.0, 0.0, 1 - 1e-15)] == \
+    from pbem.core.words import chance, percent
+    assert [percent(chance(p, 6)) for p in (0.9999997, 2e-7, 1.0, 0.0, 1 - 1e-15)] == \
         [">99.9%", "<0.1%", "100%", "0%", "100%"]
+    # pbem odds (and the preview) keep a chance of 1 - 2.4e-11 off certainty too
+    sure = odds_json("--attacker", "5 infantry, 1 tank, 2 fighters", "--defender", "1 infantry")
+    assert 0 < sure["defender_win"] < 1e-8 and percent(sure["attacker_win"]) == ">99.9%"
 
 
 def test_odds_of_an_edition_not_yet_registered_follow_its_steps() -> None:

@@ -44,6 +44,18 @@ class Words:
         return "; ".join(parts) or "nothing"
 
 
+FLOAT_NOISE = 1e-12
+"""Within this of a certainty, a computed chance is the float error of summing outcomes, not a chance."""
+
+
+def chance(p: float, places: int) -> float:
+    """`p` rounded to `places` decimals but never to a certainty it is not: 0.9999997 keeps
+    0.999999 at six places, so that `percent` says >99.9%, not 100%."""
+    if FLOAT_NOISE < p < 1 - FLOAT_NOISE:
+        return min(max(round(p, places), 10 ** -places), 1 - 10 ** -places)
+    return round(p, places)
+
+
 def percent(p: float) -> str:
     """A probability as a percentage with one decimal: 0.9123 -> `91.2%`.
 

@@ -11,6 +11,7 @@ import math
 from dataclasses import replace
 
 from pbem.core.yamlio import field_name
+from pbem.core.words import chance
 
 from pbem.rulesets.axis_allies import odds
 from pbem.rulesets.axis_allies.odds_chain import BattleTooLarge, StepsNotCovered
@@ -255,18 +256,6 @@ odds were not computed rather than hold up the turn. Counting steps, not seconds
 event log the same everywhere."""
 
 
-FLOAT_NOISE = 1e-12
-
-
-def six_places(p: float) -> float:
-    """`p` rounded to six decimals but never to a certainty it is not: a chance of 0.9999997 keeps
-    0.999999, so the report says >99.9% as `pbem odds` does, not 100%. Within 1e-12 of a certainty
-    is the float error of summing the ends, not a chance, and rounds to it."""
-    if FLOAT_NOISE < p < 1 - FLOAT_NOISE:
-        return min(max(round(p, 6), 1e-6), 1 - 1e-6)
-    return round(p, 6)
-
-
 def battle_luck(battle: CombatBattle, orders: BattleOrders, result: BattleResult) -> dict:
     """The ``odds`` field of a battle_end event: the attacker's chances before the battle under
     the orders it was fought with, and the share of the outcomes that were this good or better
@@ -277,9 +266,9 @@ def battle_luck(battle: CombatBattle, orders: BattleOrders, result: BattleResult
         return {"not_computed": "battle too large"}
     except StepsNotCovered:
         return {"not_computed": "steps not covered by the exact odds"}
-    odds_field = {"attacker_win": six_places(luck.attacker_wins), "draw": six_places(luck.draw),
-                  "defender_win": six_places(luck.defender_holds),
-                  "this_good_or_better": six_places(luck.this_good_or_better)}
+    odds_field = {"attacker_win": chance(luck.attacker_wins, 6), "draw": chance(luck.draw, 6),
+                  "defender_win": chance(luck.defender_holds, 6),
+                  "this_good_or_better": chance(luck.this_good_or_better, 6)}
     if luck.error_bound >= 5e-7:  # it would show in the 6 decimals: say how far they may be off
         odds_field["error_bound"] = math.ceil(luck.error_bound * 1e6) / 1e6
     return odds_field

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem.core.errors import InputError, Problem
+from pbem.core.words import chance
 from pbem.rulesets.axis_allies.combat.battle import KINDS, Battle, Piece, Side, check_battle, count_units, make_pieces
 from pbem.rulesets.axis_allies.combat.decisions import BattleOrders, CasualtyOrder, Entry, PowerOrders, RetreatRule
 from pbem.rulesets.axis_allies.edition import Edition
@@ -296,21 +297,24 @@ def _as_data(battle: Battle, defender: str, odds: Odds, retreat_rule: bool, seed
     def p(x: float) -> float:
         return round(x, DIGITS)
 
+    def c(x: float) -> float:  # a chance
+        return chance(x, DIGITS)
+
     def survivors(side: Side, pieces: Iterable[Piece]) -> dict[str, float]:  # every type that fought
         return {unit: p(odds.expected_survivors[side].get(unit, 0.0)) for unit in count_units(battle.rules, pieces)}
 
     data: dict[str, Any] = {
         "method": odds.method, "kind": battle.event_kind,
         "attacker": battle.attacker, "defender": defender,
-        "attacker_win": p(odds.attacker_wins), "defender_win": p(odds.defender_holds), "draw": p(odds.draw),
-        "attacker_captures": p(odds.captures) if battle.kind == "land" else None,
-        "retreat": p(odds.retreats) if retreat_rule else None,
+        "attacker_win": c(odds.attacker_wins), "defender_win": c(odds.defender_holds), "draw": c(odds.draw),
+        "attacker_captures": c(odds.captures) if battle.kind == "land" else None,
+        "retreat": c(odds.retreats) if retreat_rule else None,
         "expected_rounds": p(odds.expected_rounds),
         "attacker_survivors": survivors("attacker", battle.attackers),
         "defender_survivors": survivors("defender", battle.defenders),
         "attacker_ipc_lost": p(odds.expected_ipc_lost["attacker"]),
         "defender_ipc_lost": p(odds.expected_ipc_lost["defender"]),
-        "outcomes": [{"probability": p(s.probability), "winner": OUTCOME_WINNERS[s.winner],
+        "outcomes": [{"probability": c(s.probability), "winner": OUTCOME_WINNERS[s.winner],
                       "attackers": dict(s.attackers), "defenders": dict(s.defenders)} for s in odds.stacks],
     }
     if odds.method == "exact":
