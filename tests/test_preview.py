@@ -4,7 +4,6 @@ with the exact odds of each battle, seen from the player's view and its own stan
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import pytest
@@ -28,11 +27,13 @@ def _validate(*args: str):
     return result
 
 
-def test_validate_previews_each_battle_of_a_revised_turn_quickly() -> None:
+def test_validate_reads_back_a_revised_turn_and_previews_each_battle() -> None:
     orders, state = GERMANY
-    started = time.perf_counter()
     out = _validate(str(orders), "--state", str(state)).stdout
-    assert time.perf_counter() - started < 2
+    assert ("Combat move: 1 battleship, 1 transport from SZ 14 to SZ 15, loading 1 infantry, 1 artillery from "
+            "Southern Europe, unloading in Anglo-Egypt") in out
+    assert "Non-combat move: 2 tanks from Western Europe to Eastern Europe by Germany" in out
+    assert "Place: 7 infantry, 1 artillery, 2 tanks in Germany" in out
     assert "Purchase: 8 infantry, 1 artillery, 2 tanks for 38 IPC (2 IPC left)" in out
     assert "Attack on Karelia S.S.R.: wins" in out
     assert "Attack on SZ 13: wins 94.5%, UK holds 2.3%, both wiped out 3.2%" in out
