@@ -24,7 +24,7 @@ from pbem.core.chain import read_secret, seed_for_turn, write_secret
 from pbem.core.game import Verified, new_game, read_ledger, verify_game
 from pbem.core.preview import preview, preview_text
 from pbem.core.hidden import digest_commitment, hidden_key, read_hidden_key
-from pbem.core.schemas import SCHEMA_NAMES, schema_data, schema_text, validate
+from pbem.core.schemas import SCHEMA_NAMES, found_without, schema_data, schema_text, validate, without_refused
 from pbem.core.turn import decisions_digest
 from pbem.core.views import split_view, view_problems
 from pbem.core.yamlio import Document, dump_yaml, load_document, load_json_lines, parse_document, read_text
@@ -271,7 +271,10 @@ def validate_orders(file: Path = typer.Argument(..., help="The orders or standin
         doc = _load(file)
         if kind == "auto":
             kind = _kind_of(doc, package, ruleset.awaiting(state_doc.data), ruleset.role_field)
-        problems = validate(kind, doc, package)
+        refused = validate(kind, doc, package)
+        checked, left_out = without_refused(doc, refused, kind, package, ruleset.role_field) if refused else (doc, [])
+        problems = [] if checked is not None else refused
+        doc = checked or doc
         if not problems and viewer is not None and doc.data[ruleset.role_field] != viewer:
             problems = [doc.problem((ruleset.role_field,), f"{display_path(state)} is the view of {viewer}: it "
                                     f"checks only {viewer}'s files", f"{viewer}, or the view file of "
@@ -295,6 +298,8 @@ def validate_orders(file: Path = typer.Argument(..., help="The orders or standin
             submissions = {role if role in awaited else awaited[0]: doc}  # the ruleset says whose turn it is
             problems = (ruleset.check_orders(state_doc.data, submissions, standing_docs) if kind == "orders"
                         else ruleset.check_standing_orders(state_doc.data, doc))
+        if checked is not None and refused:
+            problems = refused + found_without(problems, left_out)
         if problems:
             raise InputError(problems)
     except InputError as exc:

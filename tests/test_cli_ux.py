@@ -152,3 +152,25 @@ def test_verify_json_gives_the_problems_of_a_game_that_does_not_verify(tmp_path)
     assert data["ok"] is False and data["problems"]
     assert set(data["problems"][0]) == {"file", "line", "field", "message", "allowed"}
     assert all(t["turn"] != 1 for t in data["turns"])
+
+
+def test_a_refused_field_does_not_hide_the_other_problems(tmp_path: Path) -> None:
+    """A misspelt field is left out and the rest checked: the overspend shows at once, said to be
+    found without the refused field; the mail answer checks the same way (moderator.check)."""
+    orders = tmp_path / "orders.yaml"
+    orders.write_text("power: germany\nround: 1\npurchase: {infantry: 30}\ncombat_moves:\n"
+                      "  - {units: {infantry: 3}, from: Norway, path: [Karelia S.S.R.]}\n")
+    state = Path(__file__).parent.parent / "examples" / "aa-revised" / "01-ussr" / "state.yaml"
+    result = pbem("validate", str(orders), "--state", str(state))
+    assert result.exit_code == 1
+    assert "combat_moves: unknown field 'combat_moves'; did you mean 'combat_move'?" in result.output
+    assert ("purchase: the units cost 90 IPCs; Germany has 40 (found with combat_moves left out, as refused "
+            "above)") in " ".join(result.output.split())
+    from pbem.core.moderator import Position, check
+    from pbem.core.yamlio import load_document
+    from pbem.rulesets import get_ruleset
+    data = load_document(state).data
+    position = Position(tmp_path, state, data, get_ruleset(data["ruleset"]), None)
+    found = [p.message for p in check(position, "germany", load_document(orders))]
+    assert found[0].startswith("unknown field 'combat_moves'")
+    assert "the units cost 90 IPCs; Germany has 40 (found with combat_moves left out, as refused above)" in found

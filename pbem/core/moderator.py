@@ -27,7 +27,7 @@ from pbem.core.folder import GAME_FILE, STANDING, START_STATE, STATE_FILE, TURN_
 from pbem.core.chain import seed_for_turn
 from pbem.core.game import default_standing_orders, ledger_entry, read_ledger, record_turn
 from pbem.core.ruleset import Ruleset
-from pbem.core.schemas import validate
+from pbem.core.schemas import found_without, validate, without_refused
 from pbem.core.turn import check_output, load_turn, resolve_turn, turn_lock, write_outputs
 from pbem.core.yamlio import Document, dump_yaml, load_document
 from pbem.rulesets import get_ruleset
@@ -130,9 +130,16 @@ def _unreadable(position: Position, role: str, doc: Document, kind: str) -> list
 
 
 def check(position: Position, role: str, doc: Document) -> list[Problem]:
-    """Every problem of one role's orders for the next game turn, as `pbem validate` finds them."""
-    return _unreadable(position, role, doc, "orders") or position.ruleset.check_orders(
-        position.state, {role: doc}, standing_docs(position, position.awaited))
+    """Every problem of one role's orders for the next game turn, as `pbem validate` finds them: a
+    refused top-level field is left out and the rest checked too."""
+    ruleset = position.ruleset
+    unreadable = _unreadable(position, role, doc, "orders")
+    rest, left_out = (without_refused(doc, unreadable, "orders", ruleset.schema_package, ruleset.role_field)
+                      if unreadable else (doc, []))
+    if rest is None:
+        return unreadable
+    found = ruleset.check_orders(position.state, {role: rest}, standing_docs(position, position.awaited))
+    return unreadable + found_without(found, left_out) if unreadable else found
 
 
 def latest_valid(position: Position, role: str) -> tuple[Path | None, list[tuple[Path, list[Problem]]]]:

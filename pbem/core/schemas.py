@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import json
 import re
+from dataclasses import replace
 from functools import cache
 from importlib.resources import files
 from typing import Any, Mapping
@@ -210,3 +211,27 @@ def validate(name: str, doc: Document, package: str = CORE_SCHEMAS) -> list[Prob
         path, message, allowed = _describe(error, _validator(name, package).schema)
         problems.append(doc.problem(tuple(path), message, allowed))
     return sorted(problems, key=lambda p: (p.line or 0, p.field))
+
+
+def _top_field(problem: Problem) -> str:
+    return re.split(r"[.\[]", problem.field, maxsplit=1)[0]
+
+
+def without_refused(doc: Document, refused: list[Problem], name: str, package: str,
+                    keep: str) -> tuple[Document | None, list[str]]:
+    """`doc` without each top-level field a schema problem lies in, and those fields, when the rest is
+    valid and still names its role (`keep`): the game's own checks can then run on the rest, so that
+    one misspelt field does not hide every other problem (an overspend behind `combat_moves`). None
+    when a problem lies in the document itself or in `keep`."""
+    fields = sorted({_top_field(p) for p in refused})
+    if not isinstance(doc.data, dict) or "" in fields or keep in fields:
+        return None, fields
+    rest = replace(doc, data={k: v for k, v in doc.data.items() if k not in fields})
+    return (rest if not validate(name, rest, package) else None), fields
+
+
+def found_without(problems: list[Problem], fields: list[str]) -> list[Problem]:
+    """The game's problems with the rest of a file, each saying it was found with the refused fields
+    left out (a problem that follows from leaving them out reads as such)."""
+    note = f" (found with {', '.join(fields)} left out, as refused above)"
+    return [Problem(p.file, p.line, p.field, p.message + note, p.allowed) for p in problems]
