@@ -16,7 +16,8 @@ from pbem.render import render_turn
 from pbem.rulesets.axis_allies.reports.charts import render_charts
 from pbem.rulesets.axis_allies.reports.report import report_model
 from pbem.render.templates import POST_LIMIT
-from pbem.rulesets.axis_allies.reports.standing import Point, game_history, losses, standing_model
+from pbem.core.history import Point, game_history
+from pbem.rulesets.axis_allies.reports.standing import losses, standing_model
 from pbem.rulesets import get_ruleset
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"

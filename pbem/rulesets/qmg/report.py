@@ -17,7 +17,7 @@ from pbem.core.turn import TurnInputs
 from pbem.core.words import Words
 from pbem.render.templates import template, within_post_limit
 from pbem.rulesets import get_ruleset
-from pbem.rulesets.axis_allies.reports.standing import game_history
+from pbem.core.history import game_history
 
 W = Words()
 # the countries whose English name takes "the": "the United States' turn", not "United States's turn"

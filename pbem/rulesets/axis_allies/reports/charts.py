@@ -1,5 +1,5 @@
 """The war over time: production per power, army value per side and victory cities (or enemy
-capitals) per side, one point after every turn of the game so far (`standing.game_history`).
+capitals) per side, one point after every turn of the game so far (`pbem.core.history.game_history`).
 
 One figure with the three charts stacked, so that it reads on a phone as well as on a desktop:
 as SVG for the HTML report (it scales without blurring; its text stays text) and as a palette PNG
@@ -18,7 +18,7 @@ from matplotlib.figure import Figure
 
 from pbem.core.words import Words
 from pbem.render.palette import palette_png
-from pbem.rulesets.axis_allies.reports.standing import Point
+from pbem.core.history import Point
 
 _RC = {
     "font.family": "DejaVu Sans",  # bundled with matplotlib: the same glyphs on every machine

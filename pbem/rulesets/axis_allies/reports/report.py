@@ -13,7 +13,8 @@ from pbem.core.dice import seed_check_command
 from pbem.core.events import EventLog
 from pbem.core.turn import TurnInputs
 from pbem.core.words import Words, percent
-from pbem.rulesets.axis_allies.reports.standing import Point, game_history, signed, spending, standing_model
+from pbem.core.history import Point, game_history
+from pbem.rulesets.axis_allies.reports.standing import signed, spending, standing_model
 from pbem.render.templates import template, within_post_limit
 from pbem.rulesets import get_ruleset
 
@@ -273,7 +274,7 @@ def _victory(w: Words, e: dict[str, Any]) -> dict[str, Any]:
 def report_model(before: dict[str, Any], after: dict[str, Any], log: EventLog,
                  note: str | None = None, history: list[Point] | None = None) -> dict[str, Any]:
     """Everything the report shows, as plain data (no markup). `history`: the game's positions up to
-    this turn's (`standing.game_history`); without it, the turn's own before and after."""
+    this turn's (`pbem.core.history.game_history`); without it, the turn's own before and after."""
     events = log.events
     start, end = events[0], events[-1]
     ruleset = get_ruleset(before["ruleset"])
