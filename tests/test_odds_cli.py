@@ -319,3 +319,14 @@ def test_a_turn_report_says_when_the_odds_may_be_off(monkeypatch: pytest.MonkeyP
     line = report_model(before, after, log)["battles"][0]["luck"]
     assert line.endswith(f"Each chance may be up to {100 * odds['error_bound']:.1f}% higher (states too unlikely "
                          "to follow were left out).")
+
+
+def test_every_request_s_work_is_bounded_with_what_is_allowed() -> None:
+    """A million units, or a billion simulated battles, are refused before any work (issue 27)."""
+    huge = pbem("odds", "--attacker", "1000000 infantry", "--defender", "12 infantry")
+    assert huge.exit_code == 1 and "Traceback" not in huge.output
+    assert "1,000,000 units: more than any board holds on one side (allowed: at most 1,000 units a side)" in \
+        " ".join(huge.output.split())
+    endless = pbem("odds", "--attacker", "12 infantry", "--defender", "12 infantry", "--simulate", "1000000000")
+    assert endless.exit_code == 1
+    assert "(allowed: at most --simulate 125,000 for this battle)" in " ".join(endless.output.split())

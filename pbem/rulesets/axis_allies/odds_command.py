@@ -65,13 +65,16 @@ def odds(space: Optional[str] = typer.Argument(None, help="With --state: the spa
         typer.echo("error: say the battle: --attacker and --defender, or --state STATE SPACE --orders ORDERS",
                    err=True)
         raise typer.Exit(code=1)
+    from pbem.rulesets.axis_allies.combat_link import MAX_ODDS_WORK
+    from pbem.rulesets.axis_allies.odds_chain import BattleTooLarge
     from pbem.rulesets.axis_allies.odds_request import OddsRequest
     from pbem.rulesets.axis_allies.reports.odds_text import odds_text
     from pbem.rulesets.axis_allies.ruleset import AxisAllies
     request = OddsRequest(
         attacker, defender, attacker_power, defender_power, sea, amphibious, bombard, aa, attacker_tech,
         defender_tech, attacker_order, defender_order, keep_land_unit, retreat_after, retreat_below_units,
-        retreat_when_weaker, retreat_below_chance, attacker_submerge, defender_submerge, simulate, seed, top)
+        retreat_when_weaker, retreat_below_chance, attacker_submerge, defender_submerge, simulate, seed, top,
+        max_work=MAX_ODDS_WORK)
     rules = ruleset_or_exit(ruleset)
     if not isinstance(rules, AxisAllies):
         editions = ", ".join(i for i in RULESETS if isinstance(get_ruleset(i), AxisAllies))
@@ -81,6 +84,10 @@ def odds(space: Optional[str] = typer.Argument(None, help="With --state: the spa
         result = rules.odds(request)
     except InputError as exc:
         fail(exc, "no odds computed")
+    except BattleTooLarge:
+        typer.echo("error: too large a battle for exact odds within pbem odds' bound (some ten seconds): add "
+                   "--simulate 10000 for an estimate", err=True)
+        raise typer.Exit(code=1) from None
     text = json.dumps(result, indent=2, sort_keys=True) if as_json else odds_text(result, rules.words())
     typer.echo(text, nl=as_json)
 

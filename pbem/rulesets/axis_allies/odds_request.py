@@ -63,6 +63,12 @@ class OddsRequest:
 
 
 WHERE = "command line"  # the "file" of a Problem about an option
+MAX_UNITS_A_SIDE = 1_000
+"""More units than any board holds on one side of a battle: a request beyond it is refused before any
+work (a million units would take the memory of a million pieces)."""
+MAX_SIMULATED_UNITS = 3_000_000
+"""Bound on `--simulate`'s work, in simulated battles times the units in them: some two or three minutes
+on a 2-core machine (10,000 battles of 12 against 12 take about 13 s)."""
 BATTLE_DEVELOPMENTS = ("jet_fighters", "super_submarines", "heavy_bombers", "combined_bombardment")
 SUBMERGE = ("never", "always", "when_alone")
 DIGITS = 9  # decimals of the probabilities printed: exact to well below that, and stable to print
@@ -188,6 +194,7 @@ def read_battle(request: OddsRequest, edition: Edition) -> tuple[Battle, BattleO
     if kind == "land" and defenders.pop("aa_gun", 0):  # the territory's AA gun, listed with its defenders
         aa_gun = True
     _check_units(r, kind, attackers, defenders, bombarding)
+    _check_size(r, request, {"--attacker": attackers, "--defender": defenders, "--bombard": bombarding})
     if not attackers and not any(p.field == "--attacker" for p in r.problems):
         r.problem("--attacker", 'the attacker needs at least one unit, e.g. "3 infantry, 1 artillery, 2 tanks"')
     if aa_gun and kind == "sea":
@@ -252,6 +259,19 @@ def _check_units(r: _Reader, kind: str, attackers: Counter[str], defenders: Coun
     for unit in bombarding:
         if unit not in ("battleship", "destroyer"):
             r.problem("--bombard", f"{a(unit.replace('_', ' '))} cannot bombard", "battleship, destroyer")
+
+
+def _check_size(r: _Reader, request: OddsRequest, sides: dict[str, dict[str, int]]) -> None:
+    """Every request's work bounded: units a side, and simulated battles times their units."""
+    for option, counts in sides.items():
+        if sum(counts.values()) > MAX_UNITS_A_SIDE:
+            r.problem(option, f"{sum(counts.values()):,} units: more than any board holds on one side",
+                      f"at most {MAX_UNITS_A_SIDE:,} units a side")
+    units = sum(sum(counts.values()) for counts in sides.values())
+    if request.simulate is not None and units and request.simulate * units > MAX_SIMULATED_UNITS:
+        r.problem("--simulate", f"{request.simulate:,} battles of {units} units would take more than a few "
+                  f"minutes (the bound is {MAX_SIMULATED_UNITS:,} simulated units)",
+                  f"at most --simulate {MAX_SIMULATED_UNITS // units:,} for this battle")
 
 
 def _check_numbers(r: _Reader, request: OddsRequest) -> None:
