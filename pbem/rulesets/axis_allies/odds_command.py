@@ -8,8 +8,9 @@ odds_request.py. Nothing is imported before the command runs, so that pbem start
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 
@@ -66,7 +67,6 @@ def odds(space: Optional[str] = typer.Argument(None, help="With --state: the spa
                    err=True)
         raise typer.Exit(code=1)
     from pbem.rulesets.axis_allies.combat_link import MAX_ODDS_WORK
-    from pbem.rulesets.axis_allies.odds_chain import BattleTooLarge
     from pbem.rulesets.axis_allies.odds_request import OddsRequest
     from pbem.rulesets.axis_allies.reports.odds_text import odds_text
     from pbem.rulesets.axis_allies.ruleset import AxisAllies
@@ -80,24 +80,29 @@ def odds(space: Optional[str] = typer.Argument(None, help="With --state: the spa
         editions = ", ".join(i for i in RULESETS if isinstance(get_ruleset(i), AxisAllies))
         typer.echo(f"error: the {ruleset} ruleset has no battle calculator (allowed: {editions})", err=True)
         raise typer.Exit(code=1)
+    result = _computed(lambda: rules.odds(request), "add --simulate 10000 for an estimate")
+    text = json.dumps(result, indent=2, sort_keys=True) if as_json else odds_text(result, rules.words())
+    typer.echo(text, nl=as_json)
+
+
+def _computed(compute: Callable[[], Any], too_large: str) -> Any:
+    """What `compute` returns, or the command's clear error: the request's problems, or a battle beyond
+    the exact odds' bound of work (some ten seconds) with `too_large` as the way on."""
+    from pbem.rulesets.axis_allies.odds_chain import BattleTooLarge
     try:
-        result = rules.odds(request)
+        return compute()
     except InputError as exc:
         fail(exc, "no odds computed")
     except BattleTooLarge:
-        typer.echo("error: too large a battle for exact odds within pbem odds' bound (some ten seconds): add "
-                   "--simulate 10000 for an estimate", err=True)
+        typer.echo(f"error: too large a battle for exact odds within pbem's bound of work: {too_large}", err=True)
         raise typer.Exit(code=1) from None
-    text = json.dumps(result, indent=2, sort_keys=True) if as_json else odds_text(result, rules.words())
-    typer.echo(text, nl=as_json)
 
 
 def _odds_on_board(state: Path, space: str | None, orders: Path | None, as_json: bool) -> None:
     """The battles of SPACE as the preview of the orders computes them: one path for both."""
     from pbem.core.views import split_view
-    from pbem.core.yamlio import load_document
-    from pbem.rulesets.axis_allies.odds_chain import BattleTooLarge
     from pbem.core.words import percent
+    from pbem.core.yamlio import load_document
     from pbem.rulesets.axis_allies.preview import space_odds
     from pbem.rulesets.axis_allies.reports.odds_text import odds_text
     from pbem.rulesets.axis_allies.ruleset import AxisAllies
@@ -106,19 +111,13 @@ def _odds_on_board(state: Path, space: str | None, orders: Path | None, as_json:
         typer.echo(f"error: with --state, the odds need {missing}: the defenders come from the state, the "
                    "attackers from the orders' combat moves into SPACE", err=True)
         raise typer.Exit(code=1)
-    try:
-        view = split_view(load_document(state))[0].data
-        rules = ruleset_or_exit(view["ruleset"])
-        if not isinstance(rules, AxisAllies):
-            typer.echo(f"error: the {view['ruleset']} ruleset has no battle calculator", err=True)
-            raise typer.Exit(code=1)
-        battles = space_odds(rules.edition, view, load_document(orders).data, space)
-    except InputError as exc:
-        fail(exc, "no odds computed")
-    except BattleTooLarge:
-        typer.echo("error: too large a battle for the exact odds of a turn: give it as --attacker and "
-                   "--defender, with --simulate 10000", err=True)
-        raise typer.Exit(code=1) from None
+    view = _computed(lambda: split_view(load_document(state))[0].data, "")
+    rules = ruleset_or_exit(view["ruleset"])
+    if not isinstance(rules, AxisAllies):
+        typer.echo(f"error: the {view['ruleset']} ruleset has no battle calculator", err=True)
+        raise typer.Exit(code=1)
+    battles = _computed(lambda: space_odds(rules.edition, view, load_document(orders).data, space),
+                        "give it as --attacker and --defender, with --simulate 10000")
     if as_json:
         typer.echo(json.dumps(battles, indent=2, sort_keys=True))
         return
