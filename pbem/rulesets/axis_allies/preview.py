@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from pbem.core.errors import InputError, Problem
+from pbem.core.errors import InputError, Problem, choices
 from pbem.core.words import percent
 from pbem.rulesets.axis_allies.combat_link import MAX_ODDS_WORK
 from pbem.rulesets.axis_allies.edition import Edition
@@ -69,12 +69,17 @@ EVERY_END = 10 ** 6
 """Enough end stacks to list them all: a sea battle's ends say whether every transport came through."""
 
 
+def defenders(edition: Edition, view: dict[str, Any], power: str, space: str) -> dict[str, dict[str, int]]:
+    """The enemy units in `space` that fight, by power: none, no battle."""
+    there = (view.get("units") or {}).get(space, {})
+    return {p: u for p, u in there.items() if edition.board.enemies(p, power) and _text(u)}
+
+
 def battle_preview(edition: Edition, view: dict[str, Any], orders: dict[str, Any], standing: dict[str, Any] | None,
                    space: str, attack: dict[str, Any]) -> dict[str, Any] | None:
     """The odds of the battle in `space`, or None when no enemy unit is there (no battle)."""
     board, power = edition.board, orders["power"]
-    there = (view.get("units") or {}).get(space, {})
-    defending = {p: u for p, u in there.items() if board.enemies(p, power) and _text(u)}
+    defending = defenders(edition, view, power, space)
     if not defending:
         return None
     defender = max(defending, key=lambda p: sum(defending[p].values()))
@@ -213,8 +218,8 @@ def space_odds(edition: Edition, view: dict[str, Any], orders: dict[str, Any], s
     battles = [battle_preview(edition, view, orders, None, s, found[s]) for s in chain]
     if battles[-1] is None:
         raise InputError([Problem("command line", None, "SPACE", f"no enemy unit is in {named}: no battle there",
-                                  ", ".join(s for s in found if battle_preview(edition, view, orders, None, s,
-                                                                               found[s])) or "none")])
+                                  choices((s for s in found if defenders(edition, view, orders["power"], s)),
+                                          "the orders attack no space that holds enemy units"))])
     if len(battles) == 2 and battles[0] is not None:
         link(battles[1], battles[0], found[chain[0]]["carries"])
     return [_few_ends(b) for b in battles if b is not None]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.core.errors import choices
 from pbem.rulesets.undaunted.board import Board, edge
 from pbem.rulesets.undaunted.content import COMBAT, Pack, other_side
 
@@ -43,7 +44,7 @@ class Map:
                                                                .impassable)]
         if here in tunnels and not tank:
             near += [t for t in tunnels if t != here and t not in near]
-        allowed = ", ".join(self.name(t) for t in near) or "none"
+        allowed = choices((self.name(t) for t in near), "every tile next to it is closed to it")
         if to not in self.board.neighbours[here] and not (here in tunnels and to in tunnels and to != here):
             return (f"{self.name(to)} is not next to {self.name(here)}: each step goes to a tile next to the unit's, "
                     "or along a tunnel", f"next to {self.name(here)}: {allowed}")
@@ -129,7 +130,8 @@ def _check_target(where: Map, action, params: dict[str, Any], field: tuple, prob
                 ", ".join(u for u, t in tokens.items() if t) or "no enemy unit is on the map")
     elif where.pack.units[enemy][target].tank and action.action not in ("anti_tank", "demolition"):
         problem(field + ("target",), f"{action.label} cannot target a tank: only Anti-Tank and Demolition can",
-                ", ".join(u for u, t in tokens.items() if t and not where.pack.units[enemy][u].tank) or "none")
+                choices((u for u, t in tokens.items() if t and not where.pack.units[enemy][u].tank),
+                        "every enemy unit on the map is a tank"))
 
 
 def _check_range(where: Map, unit: str | None, action, params: dict[str, Any], field: tuple, problem) -> None:
