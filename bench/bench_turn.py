@@ -17,6 +17,11 @@ game folder (so nothing in examples/ is rewritten). Run from the repository root
 
     python bench/bench_turn.py [TURN_FILE] [--runs 5]
 
+With `--root OLD_CHECKOUT` it compares instead (issue 27), on each checkout's own copy of its examples:
+the Revised Germany turn with every report in-process (after one warm-up turn in the same process, as
+the mail loop plays turns) and as a whole `pbem adjudicate` process, and the Undaunted and QMG example
+turns below as processes; medians of --runs each, and the ratios.
+
 TURN_FILE defaults to examples/aa-revised/turns/02-germany.yaml; its game folder is taken to be
 the folder above the turn file's folder (GAME/turns/TURN.yaml).
 """
@@ -35,6 +40,9 @@ from typing import Any, Callable
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))  # run as a plain script from a checkout
+sys.path.insert(0, str(REPO / "bench"))
+
+import compare  # noqa: E402
 
 from pbem.core.turn import load_turn, resolve_turn, write_outputs  # noqa: E402
 from pbem.render import render_turn  # noqa: E402
@@ -63,13 +71,62 @@ def pbem_command() -> list[str]:
     return [sys.executable, "-c", "from pbem.cli import app; app()"]
 
 
+COMPARED = ("aa-revised/turns/02-germany.yaml", "undaunted-stalingrad/turns/16-011-r5-german.yaml",
+            "qmg/turns/19-r4-germany.yaml")
+
+
+def game_copy(root: Path, turn: str) -> Path:
+    """A fresh copy of the example game of `turn` in `root`'s checkout; the path of its turn file."""
+    game, inside = turn.split("/", 1)
+    copy = Path(tempfile.mkdtemp(prefix="bench-turn-")) / game
+    shutil.copytree(root / "examples" / game, copy)
+    return copy / inside
+
+
+def adjudicate_process(turn: str):
+    """A measurement: `pbem adjudicate TURN --force` as a new process on a fresh copy of the game."""
+    def measure(root: Path) -> float:
+        copy = game_copy(root, turn)
+        try:
+            return compare.process(["adjudicate", str(copy), "--force"])(root)
+        finally:
+            shutil.rmtree(copy.parent.parent)
+    return measure
+
+
+def adjudicate_in_process(turn: str):
+    """A measurement: the same inside one process, after a first turn has paid the imports."""
+    def measure(root: Path) -> float:
+        copy = game_copy(root, turn)
+        try:
+            return compare.in_process(
+                "play_turn(turn, render_turn, True)",
+                "from pathlib import Path\nfrom pbem.core.moderator import play_turn\n"
+                f"from pbem.render import render_turn\nturn = Path({str(copy)!r})")(root)
+        finally:
+            shutil.rmtree(copy.parent.parent)
+    return measure
+
+
+def compared(root: Path, runs: int, json_path: Path | None) -> int:
+    print(f"this checkout {REPO} against {root}: medians of {runs} runs each, taken in turn")
+    figures = [compare.compare(f"{COMPARED[0]}, in-process after a first turn", adjudicate_in_process(COMPARED[0]),
+                               root, runs)]
+    figures += [compare.compare(f"{turn}, `pbem adjudicate` process", adjudicate_process(turn), root, runs)
+                for turn in COMPARED]
+    compare.save(figures, json_path)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Command line entry point."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("turn", nargs="?", type=Path, default=DEFAULT_TURN,
                         help=f"the turn file (default {DEFAULT_TURN.relative_to(REPO)})")
-    parser.add_argument("--runs", type=int, default=5, help="timed runs after the warm-up (default 5)")
+    compare.add_root_option(parser)
     args = parser.parse_args(argv)
+    if args.root:
+        return compared(args.root, args.runs, args.json)
     turn: Path = args.turn.resolve()
     if not turn.is_file():
         print(f"error: the turn file {args.turn} does not exist"
