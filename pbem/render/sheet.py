@@ -7,6 +7,7 @@ cache). A layer is an RGBA picture of the whole sheet, composited at its zorder.
 from __future__ import annotations
 
 import hashlib
+import sys
 import zlib
 from functools import cache
 from pathlib import Path
@@ -120,29 +121,34 @@ def figure_pixels(figure: Any) -> np.ndarray:
     return np.array(figure.canvas.buffer_rgba())
 
 
-def board_layer(drawing: Path, made_of: str, draw: Callable[[], np.ndarray]) -> np.ndarray:
+def board_layer(drawn_by: tuple[str, ...], made_of: str, draw: Callable[[], np.ndarray]) -> np.ndarray:
     """An unchanging layer of a board: `draw()`'s RGBA pixels, made once for every process. The entry's
-    key names the drawing module's source (`drawing`), matplotlib's version and `made_of` (every fact of
-    the board the layer shows), so a change to any of them draws it again."""
-    return _layer(cache_key("board-layer/1", MATPLOTLIB, _source_digest(drawing), made_of), draw)
+    key names the source of each module the drawing reads (`drawn_by`, module names: its code, colours
+    and words), matplotlib's version and `made_of` (every fact of the board the layer shows), so that a
+    change to any of them draws it again."""
+    sources = [_source_digest(sys.modules[module].__file__) for module in drawn_by]
+    return _layer(cache_key("board-layer/1", MATPLOTLIB, *sources, made_of), draw)
 
 
 @cache
-def _source_digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+def _source_digest(path: str) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
-_LAYERS: dict[str, np.ndarray] = {}  # this process's layers: the mail loop draws many turns of one board
+_LAYERS: dict[str, np.ndarray] = {}  # this process's last layers: the mail loop draws many turns of a board
+KEPT = 8
 
 
 def _layer(key: str, draw: Callable[[], np.ndarray]) -> np.ndarray:
     if key not in _LAYERS:
-        _LAYERS[key] = _stored(key)
-        if _LAYERS[key] is None:
+        pixels = _stored(key)
+        if pixels is None:
             pixels = draw()
             header = np.array(pixels.shape, dtype="<u4").tobytes()
             write_cached("board-layers", key, header + zlib.compress(np.ascontiguousarray(pixels).tobytes(), 1))
-            _LAYERS[key] = pixels
+        if len(_LAYERS) >= KEPT:
+            del _LAYERS[next(iter(_LAYERS))]
+        _LAYERS[key] = pixels
     return _LAYERS[key]
 
 

@@ -7,7 +7,6 @@ this turn's battles and builds ringed, and the VP track. Drawn with matplotlib's
 from __future__ import annotations
 
 from functools import partial
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -50,7 +49,9 @@ def render_board(pack: Pack, state: dict[str, Any], events: list[dict[str, Any]]
     sheet = Sheet(SIZE, DPI, BOX, limits)
     facts = repr((limits, [(n, at[n], s.kind, s.home, s.star, sorted(board.neighbours[n]))
                            for n, s in board.spaces.items()]))
-    ground, marks = (board_layer(Path(__file__), repr((kind, facts)), partial(_board, kind, board, at, limits))
+    # the layers show the countries' colours and letters (palette) and names (words) too
+    drawn_by = (__name__, "pbem.rulesets.qmg.palette", "pbem.core.words")
+    ground, marks = (board_layer(drawn_by, repr((kind, facts)), partial(_board, kind, board, at, limits))
                      for kind in ("ground", "marks"))
     sheet.layer(marks, zorder=3)  # the spaces and their names: over supply lines and rings, under the pieces
     sheet.title(title, fontsize=14)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 from functools import partial
-from pathlib import Path
 from typing import Any
 
 from matplotlib.lines import Line2D
@@ -62,7 +61,7 @@ def render_map(pack: Pack, state: dict[str, Any], events: list[dict[str, Any]], 
              for tile, (x, y) in at.items()]
     frame = _frame(at)
     sheet = Sheet((WIDTH_INCHES, frame[0]), DPI, frame[1], frame[2])
-    ground, writing = (board_layer(Path(__file__), repr((kind, frame, tiles)), partial(_board, kind, frame, tiles))
+    ground, writing = (board_layer((__name__,), repr((kind, frame, tiles)), partial(_board, kind, frame, tiles))
                        for kind in ("ground", "writing"))
     sheet.layer(writing, zorder=2)  # over fire lanes and attack lines, under everything else
     sheet.figure_text(0.5, 1 - 0.28 / frame[0], title, ha="center", va="center", fontsize=15)
