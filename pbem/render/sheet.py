@@ -115,6 +115,22 @@ class Sheet:
         return np.asarray(renderer.buffer_rgba())[:, :, :3]
 
 
+def board_figure(size: tuple[float, float], dpi: float, box: Box, limits: Box, ground: bool) -> tuple[Any, Any]:
+    """A Figure with the one Axes of a `Sheet(size, dpi, box, limits)`, to draw a layer of its board in:
+    the `ground` (white, as a Figure is) or a clear sheet for what lies over the turn's drawing."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg  # a Figure only when a layer is drawn anew
+    from matplotlib.figure import Figure
+    figure = Figure(figsize=size, dpi=dpi)
+    FigureCanvasAgg(figure)
+    if not ground:
+        figure.patch.set_alpha(0)
+    axes = figure.add_axes(box)
+    axes.set_xlim(limits[0], limits[1])
+    axes.set_ylim(limits[2], limits[3])
+    axes.axis("off")
+    return figure, axes
+
+
 def figure_pixels(figure: Any) -> np.ndarray:
     """A whole Figure's RGBA pixels, rows from the top (a board layer drawn with matplotlib's Figure)."""
     figure.canvas.draw()

@@ -16,7 +16,7 @@ from matplotlib.text import Text
 
 from pbem.core.words import Words
 from pbem.render.palette import palette_image
-from pbem.render.sheet import FIGURE, Sheet, board_layer, figure_pixels
+from pbem.render.sheet import FIGURE, Sheet, board_figure, board_layer, figure_pixels
 from pbem.rulesets.qmg.content import COUNTRIES, TEAMS, Board, Pack
 from pbem.rulesets.qmg.palette import LEGEND_INK, ROLES
 from pbem.rulesets.qmg.supply import axis_armies, supply_chains
@@ -103,19 +103,10 @@ def _space_labels(board: Board) -> list[tuple[str, str, str]]:
 def _board(kind: str, board: Board, at: dict[str, tuple[float, float]], limits: tuple[float, ...]):
     """The layer of what a board always shows: the `ground` (its neighbours' lines) or, on a clear
     sheet, its `marks` (the spaces, supply stars and names, the legend's key)."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg  # a Figure only when a layer is drawn anew
-    from matplotlib.figure import Figure
-    left, right, bottom, top = limits
-    figure = Figure(figsize=SIZE, dpi=DPI)
-    FigureCanvasAgg(figure)
-    axes = figure.add_axes(BOX)
-    axes.set_xlim(left, right)
-    axes.set_ylim(bottom, top)
-    axes.axis("off")
+    figure, axes = board_figure(SIZE, DPI, BOX, limits, ground=kind == "ground")
     if kind == "ground":
-        _neighbours(axes, board, at, left, right)
+        _neighbours(axes, board, at, limits[0], limits[1])
         return figure_pixels(figure)
-    figure.patch.set_alpha(0)
     names = board.order
     xs, ys = [at[n][0] for n in names], [at[n][1] for n in names]
     spaces = [board.spaces[n] for n in names]

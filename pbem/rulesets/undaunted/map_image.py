@@ -15,7 +15,7 @@ from matplotlib.patches import Circle, FancyArrowPatch, Patch, Polygon, Rectangl
 from matplotlib.patheffects import withStroke
 
 from pbem.render.palette import palette_image
-from pbem.render.sheet import Sheet, board_layer, figure_pixels
+from pbem.render.sheet import Sheet, board_figure, board_layer, figure_pixels
 from pbem.rulesets.undaunted.board import Board
 from pbem.rulesets.undaunted.content import SIDES, Pack, TileVersion, action_name
 
@@ -118,21 +118,13 @@ def _frame(at: dict[str, tuple[float, float]]) -> Frame:
 def _board(kind: str, frame: Frame, tiles: list[tuple[str, float, float, TileVersion]]):
     """The layer of what a layout with these tile faces always shows: the `ground` (the tiles) or, on
     a clear sheet, the `writing` (the tiles' names and cover, the edges' names, the legend)."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg  # a Figure only when a layer is drawn anew
-    from matplotlib.figure import Figure
-    height, box, (left, right, bottom, top) = frame
-    figure = Figure(figsize=(WIDTH_INCHES, height), dpi=DPI)
-    FigureCanvasAgg(figure)
-    axes = figure.add_axes(box)
-    axes.set_xlim(left, right)
-    axes.set_ylim(bottom, top)
-    axes.set_aspect("equal")
-    axes.axis("off")
+    height, box, limits = frame
+    figure, axes = board_figure((WIDTH_INCHES, height), DPI, box, limits, ground=kind == "ground")
     if kind == "ground":
         for _, x, y, version in tiles:
             _tile(axes, version, x, y)
         return figure_pixels(figure)
-    figure.patch.set_alpha(0)
+    left, right, bottom, top = limits
     axes.text((left + right) / 2, top - 0.08, "German edge", ha="center", va="top", fontsize=9, color="#555555")
     axes.text((left + right) / 2, bottom + 0.08, "Soviet edge", ha="center", va="bottom", fontsize=9,
               color="#555555")
