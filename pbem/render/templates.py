@@ -1,11 +1,13 @@
 """What every game's reports share: the template environment (a game's own templates, then the
 shared ones in `templates/`, installed as pbem.templates) with the filters that keep a player's
-text on one line and free of markup, and the forums' post limit."""
+text on one line and free of markup, and the forums' post limit. Compiled templates are kept in the
+user's cache (pbem.core.cache) for the next process."""
 
 from __future__ import annotations
 
 import base64
 import re
+import sys
 from functools import cache
 from importlib.resources import files
 from typing import Any
@@ -13,9 +15,30 @@ from typing import Any
 import jinja2
 import markupsafe
 
+from pbem.core.cache import cache_key, read_cached, write_cached
 from pbem.core.errors import CONTROL_CHARACTERS
 
 POST_LIMIT = 60_000  # characters: phpBB's default, and near what most forums accept in one post
+
+
+class CompiledTemplates(jinja2.BytecodeCache):
+    """Templates compiled once for every process: an entry is one environment's (game, escaping, jinja
+    and Python) compilation of one template; jinja itself makes it again when the template's text
+    changed, or the entry is not its own."""
+
+    def __init__(self, game: str, autoescape: bool):
+        self.scope = (jinja2.__version__, sys.version, game, str(autoescape))
+
+    def _key(self, bucket: jinja2.bccache.Bucket) -> str:
+        return cache_key(*self.scope, bucket.key)
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        compiled = read_cached("templates", self._key(bucket))
+        if compiled is not None:
+            bucket.bytecode_from_string(compiled)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        write_cached("templates", self._key(bucket), bucket.bytecode_to_string())
 
 
 @cache  # compiling the templates costs more than rendering them
@@ -29,7 +52,8 @@ def template_environment(game: str, autoescape: bool) -> jinja2.Environment:
         return None
     env = jinja2.Environment(loader=jinja2.FunctionLoader(load), autoescape=autoescape,
                              keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
-                             undefined=jinja2.StrictUndefined)
+                             undefined=jinja2.StrictUndefined,
+                             bytecode_cache=CompiledTemplates(game, autoescape))
     env.filters["md"] = _markdown_text
     env.filters["bb"] = _bbcode_text
     env.filters["html"] = _html_text

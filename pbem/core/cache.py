@@ -1,0 +1,57 @@
+"""What pbem can make again but would rather not make in every process (compiled templates, a board's
+unchanging layers): files in the user's cache folder, each under a key that names everything it was
+made from. An entry is written whole or not at all and carries its own digest, so a torn, corrupt or
+foreign file reads as missing and is made again; a cache folder that cannot be written costs only time.
+
+The folder is $PBEM_CACHE_DIR, else $XDG_CACHE_HOME/pbem, else ~/.cache/pbem."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+
+_DIGEST = hashlib.sha256().digest_size
+
+
+def cache_dir() -> Path:
+    """Where this process keeps its cache (read from the environment at every call, so a test can point
+    it at a folder of its own)."""
+    if os.environ.get("PBEM_CACHE_DIR"):
+        return Path(os.environ["PBEM_CACHE_DIR"])
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "pbem"
+
+
+def cache_key(*parts: str) -> str:
+    """A file name for an entry made from `parts` (each thing that, changed, must make it again)."""
+    return hashlib.sha256(json.dumps(parts).encode("utf-8")).hexdigest()  # ("a", "b") is not ("a\0b",)
+
+
+def read_cached(kind: str, key: str) -> bytes | None:
+    """The entry `key` of `kind`, or None when it is missing, unreadable or not what was written."""
+    try:
+        data = (cache_dir() / kind / key).read_bytes()
+    except OSError:
+        return None
+    body = data[_DIGEST:]
+    return body if len(data) >= _DIGEST and hashlib.sha256(body).digest() == data[:_DIGEST] else None
+
+
+def write_cached(kind: str, key: str, body: bytes) -> None:
+    """Store the entry `key` of `kind`: beside its place first, then moved there in one step, so that a
+    reader in another process sees the old entry or the new one, never part of one."""
+    folder = cache_dir() / kind
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        handle, staging = tempfile.mkstemp(dir=folder, prefix=".new-")
+        try:
+            with os.fdopen(handle, "wb") as out:
+                out.write(hashlib.sha256(body).digest() + body)
+            os.replace(staging, folder / key)
+        except BaseException:
+            os.unlink(staging)
+            raise
+    except OSError:
+        pass  # a read-only or full disk: the next process makes the entry again

@@ -1,0 +1,179 @@
+"""A board drawn without matplotlib's Figure and Axes, whose import alone cost half a second of every
+card game's turn: the artists of what changes from turn to turn (patches, texts, lines, markers) drawn
+in zorder straight onto the Agg renderer through the transform an Axes would give them, over the
+unchanging layers of the board (drawn once with a whole Figure, `board_layer`, and kept in the user's
+cache). A layer is an RGBA picture of the whole sheet, composited at its zorder."""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+import zlib
+from functools import cache
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+from matplotlib import __version__ as MATPLOTLIB
+from matplotlib.backends.backend_agg import RendererAgg
+from matplotlib.collections import LineCollection, PathCollection
+from matplotlib.lines import Line2D
+from matplotlib.markers import MarkerStyle
+from matplotlib.text import Text
+from matplotlib.transforms import Affine2D, Bbox, BboxTransform, IdentityTransform
+
+from pbem.core.cache import cache_key, read_cached, write_cached
+
+Box = tuple[float, float, float, float]  # left, bottom, width, height as fractions of the sheet
+FIGURE = 1000  # the zorders of what a Figure holds outside its Axes start here
+
+
+class Sheet:
+    """The pixels of a figure `size` inches at `dpi`, with one Axes-like box `box` (figure fractions)
+    showing `limits` (left, right, bottom, top, in board units)."""
+
+    def __init__(self, size: tuple[float, float], dpi: float, box: Box, limits: Box):
+        self.dpi = dpi
+        self.width, self.height = size[0] * dpi, size[1] * dpi
+        self.bbox = Bbox.from_bounds(0, 0, self.width, self.height)  # what a collection asks of its figure
+        self.fractions = BboxTransform(Bbox.unit(), self.bbox)
+        self.frame, self.data = self.place(box, limits)
+        self._drawn: list[tuple[float, int, Callable[[RendererAgg], None]]] = []
+
+    def place(self, box: Box, limits: Box) -> tuple[Bbox, BboxTransform]:
+        """A box's pixels and its transform from board units, as an Axes at `box` showing `limits` has."""
+        left, right, bottom, top = limits
+        frame = Bbox.from_bounds(box[0] * self.width, box[1] * self.height, box[2] * self.width, box[3] * self.height)
+        return frame, BboxTransform(Bbox.from_extents(left, bottom, right, top), frame)
+
+    def get_figure(self, root: bool = False) -> Sheet:
+        """What a text or marker asks of its figure (its dpi): the sheet stands in for it."""
+        return self
+
+    def _add(self, zorder: float, draw: Callable[[RendererAgg], None]) -> None:
+        self._drawn.append((zorder, len(self._drawn), draw))
+
+    def add_artist(self, artist: Any, clip: Bbox | bool = True, transform: Any = None, above: float = 0) -> Any:
+        """An artist in board units (`transform` else), clipped to the box as an Axes clips it (or to
+        the box `clip`, or not at all)."""
+        artist.set_transform(self.data if transform is None else transform)
+        artist.set_figure(self)
+        if clip:
+            artist.set_clip_box(self.frame if clip is True else clip)
+        self._add(above + artist.get_zorder(), artist.draw)
+        return artist
+
+    add_patch = add_artist
+
+    def text(self, x: float, y: float, text: str, **style: Any) -> Text:
+        """As `Axes.text`: at board point (x, y), not clipped."""
+        return self.add_artist(Text(x, y, text, **style), clip=False)
+
+    def figure_text(self, x: float, y: float, text: str, **style: Any) -> Text:
+        """As `Figure.text`: at figure fractions (x, y), over everything in the box (a Figure draws its
+        Axes first)."""
+        return self.add_artist(Text(x, y, text, **style), clip=False, transform=self.fractions, above=FIGURE)
+
+    def title(self, text: str, fontsize: float, frame: Bbox | None = None, pad: float = 6, above: float = 0) -> Text:
+        """As `Axes.set_title`: centred `pad` points above the box (`frame`, else the sheet's)."""
+        frame = frame or self.frame
+        lift = Affine2D().translate(frame.x0 + frame.width / 2, frame.y1 + pad * self.dpi / 72)
+        return self.add_artist(Text(0, 0, text, fontsize=fontsize, ha="center", va="baseline"), clip=False,
+                               transform=lift, above=above)
+
+    def plot(self, xs: list[float], ys: list[float], **style: Any) -> Line2D:
+        return self.add_artist(Line2D(xs, ys, **style))
+
+    def lines(self, segments: list[list[tuple[float, float]]], **style: Any) -> LineCollection:
+        return self.add_artist(LineCollection(segments, **style))
+
+    def scatter(self, xs: list[float], ys: list[float], s: float, marker: str = "o", c: Any = None,
+                edgecolors: Any = None, linewidths: Any = 1.5, zorder: float = 1, **style: Any) -> PathCollection:
+        """As `Axes.scatter` with colours given (no colour map): markers of area `s` points² at board points."""
+        shape = MarkerStyle(marker)
+        if not shape.is_filled():  # a cross is all edge: its colour is the edge's, as Axes.scatter has it
+            edgecolors = "face"
+        markers = PathCollection((shape.get_path().transformed(shape.get_transform()),), sizes=[s],
+                                 facecolors=c, edgecolors=edgecolors, linewidths=linewidths,
+                                 offsets=np.column_stack([xs, ys]), offset_transform=self.data, zorder=zorder,
+                                 **style)
+        self.add_artist(markers, transform=IdentityTransform())
+        return markers
+
+    def layer(self, pixels: np.ndarray, zorder: float) -> None:
+        """A picture of the whole sheet (RGBA rows from the top), composited at `zorder`."""
+        def draw(renderer: RendererAgg) -> None:
+            renderer.draw_image(renderer.new_gc(), 0, 0, pixels[::-1])
+        self._add(zorder, draw)
+
+    def pixels(self, ground: np.ndarray) -> np.ndarray:
+        """Everything drawn in zorder (in the order added within one) over `ground`; RGB rows from the top."""
+        renderer = RendererAgg(self.width, self.height, self.dpi)
+        np.asarray(renderer.buffer_rgba())[:] = ground
+        for _, _, draw in sorted(self._drawn, key=lambda drawn: drawn[:2]):
+            draw(renderer)
+        return np.asarray(renderer.buffer_rgba())[:, :, :3]
+
+
+def board_figure(size: tuple[float, float], dpi: float, box: Box, limits: Box, ground: bool) -> tuple[Any, Any]:
+    """A Figure with the one Axes of a `Sheet(size, dpi, box, limits)`, to draw a layer of its board in:
+    the `ground` (white, as a Figure is) or a clear sheet for what lies over the turn's drawing."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg  # a Figure only when a layer is drawn anew
+    from matplotlib.figure import Figure
+    figure = Figure(figsize=size, dpi=dpi)
+    FigureCanvasAgg(figure)
+    if not ground:
+        figure.patch.set_alpha(0)
+    axes = figure.add_axes(box)
+    axes.set_xlim(limits[0], limits[1])
+    axes.set_ylim(limits[2], limits[3])
+    axes.axis("off")
+    return figure, axes
+
+
+def figure_pixels(figure: Any) -> np.ndarray:
+    """A whole Figure's RGBA pixels, rows from the top (a board layer drawn with matplotlib's Figure)."""
+    figure.canvas.draw()
+    return np.array(figure.canvas.buffer_rgba())
+
+
+def board_layer(drawn_by: tuple[str, ...], made_of: str, draw: Callable[[], np.ndarray]) -> np.ndarray:
+    """An unchanging layer of a board: `draw()`'s RGBA pixels, made once for every process. The entry's
+    key names the source of each module the drawing reads (`drawn_by`, module names: its code, colours
+    and words), matplotlib's version and `made_of` (every fact of the board the layer shows), so that a
+    change to any of them draws it again."""
+    sources = [_source_digest(sys.modules[module].__file__) for module in drawn_by]
+    return _layer(cache_key("board-layer/1", MATPLOTLIB, *sources, made_of), draw)
+
+
+@cache
+def _source_digest(path: str) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+_LAYERS: dict[str, np.ndarray] = {}  # this process's last layers: the mail loop draws many turns of a board
+KEPT = 8
+
+
+def _layer(key: str, draw: Callable[[], np.ndarray]) -> np.ndarray:
+    if key not in _LAYERS:
+        pixels = _stored(key)
+        if pixels is None:
+            pixels = draw()
+            header = np.array(pixels.shape, dtype="<u4").tobytes()
+            write_cached("board-layers", key, header + zlib.compress(np.ascontiguousarray(pixels).tobytes(), 1))
+        if len(_LAYERS) >= KEPT:
+            del _LAYERS[next(iter(_LAYERS))]
+        _LAYERS[key] = pixels
+    return _LAYERS[key]
+
+
+def _stored(key: str) -> np.ndarray | None:
+    entry = read_cached("board-layers", key)
+    if entry is None or len(entry) < 12:
+        return None
+    shape = tuple(int(n) for n in np.frombuffer(entry[:12], dtype="<u4"))
+    try:
+        return np.frombuffer(zlib.decompress(entry[12:]), dtype=np.uint8).reshape(shape)
+    except (zlib.error, ValueError):
+        return None

@@ -1,0 +1,97 @@
+"""The cache of what a process would rather not make again (pbem.core.cache): compiled templates give
+the same bytes cold or warm, a changed template is compiled again, and a bad entry is never trusted."""
+
+from __future__ import annotations
+
+import sys
+
+import jinja2
+import pytest
+
+from pbem.core.cache import cache_dir, cache_key, read_cached, write_cached
+from pbem.render import templates
+from pbem.render.templates import template
+
+
+@pytest.fixture
+def game(tmp_path, monkeypatch):
+    """A game package of this test's own, with one template, and a cache folder of its own."""
+    package = tmp_path / "code" / "cachedgame"
+    (package / "templates").mkdir(parents=True)
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path / "code"))
+    monkeypatch.delitem(sys.modules, "cachedgame", raising=False)  # another test's package of that name
+    monkeypatch.setenv("PBEM_CACHE_DIR", str(tmp_path / "cache"))
+    templates.template_environment.cache_clear()  # as a new process: nothing compiled in memory
+    yield package / "templates"
+    templates.template_environment.cache_clear()
+
+
+def fresh_render(name: str, **values) -> str:
+    templates.template_environment.cache_clear()
+    return template("cachedgame", name).render(**values)
+
+
+def compiles(monkeypatch) -> list[str]:
+    """The names of the templates jinja compiles from here on."""
+    compiled: list[str] = []
+    original = jinja2.Environment.compile
+
+    def counting(self, source, name=None, *args, **kwargs):
+        compiled.append(name)
+        return original(self, source, name, *args, **kwargs)
+    monkeypatch.setattr(jinja2.Environment, "compile", counting)
+    return compiled
+
+
+def test_a_warm_cache_gives_the_bytes_of_a_cold_one_without_compiling(game, monkeypatch):
+    (game / "r.html.j2").write_text("{{ who | html }} <b>{{ n }}</b>\n", encoding="utf-8")
+    compiled = compiles(monkeypatch)
+    cold = fresh_render("r.html.j2", who="<Ann>", n=3)
+    assert compiled == ["r.html.j2"] and cold == "&lt;Ann&gt; <b>3</b>\n"
+    assert fresh_render("r.html.j2", who="<Ann>", n=3) == cold
+    assert compiled == ["r.html.j2"]  # the second process read it from the cache
+
+
+def test_a_changed_template_is_compiled_again(game, monkeypatch):
+    (game / "r.md.j2").write_text("old {{ n }}\n", encoding="utf-8")
+    assert fresh_render("r.md.j2", n=1) == "old 1\n"
+    (game / "r.md.j2").write_text("new {{ n }}\n", encoding="utf-8")
+    compiled = compiles(monkeypatch)
+    assert fresh_render("r.md.j2", n=1) == "new 1\n" and compiled == ["r.md.j2"]
+
+
+def test_escaping_and_plain_text_never_share_an_entry(game):
+    (game / "r.html.j2").write_text("{{ t }}\n", encoding="utf-8")
+    (game / "r.md.j2").write_text("{{ t }}\n", encoding="utf-8")
+    assert fresh_render("r.md.j2", t="<i>") == "<i>\n"
+    assert fresh_render("r.html.j2", t="<i>") == "&lt;i&gt;\n"
+    assert fresh_render("r.md.j2", t="<i>") == "<i>\n"
+
+
+def test_a_corrupt_entry_is_made_again(game, monkeypatch):
+    (game / "r.md.j2").write_text("x{{ n }}\n", encoding="utf-8")
+    fresh_render("r.md.j2", n=1)
+    [entry] = (cache_dir() / "templates").iterdir()
+    entry.write_bytes(entry.read_bytes()[:-7] + b"garbage")
+    compiled = compiles(monkeypatch)
+    assert fresh_render("r.md.j2", n=2) == "x2\n" and compiled == ["r.md.j2"]
+
+
+def test_an_entry_reads_back_only_whole(tmp_path, monkeypatch):
+    monkeypatch.setenv("PBEM_CACHE_DIR", str(tmp_path))
+    key = cache_key("a", "b")
+    assert key != cache_key("a\0b") and read_cached("kind", key) is None
+    write_cached("kind", key, b"body")
+    assert read_cached("kind", key) == b"body"
+    path = tmp_path / "kind" / key
+    path.write_bytes(path.read_bytes()[:-1])
+    assert read_cached("kind", key) is None
+    assert [p.name for p in (tmp_path / "kind").iterdir()] == [key]  # nothing left beside it
+
+
+def test_an_unwritable_cache_costs_only_time(tmp_path, monkeypatch):
+    (tmp_path / "file").write_text("", encoding="utf-8")
+    monkeypatch.setenv("PBEM_CACHE_DIR", str(tmp_path / "file"))  # a folder can't be made there
+    write_cached("kind", "k", b"body")
+    assert read_cached("kind", "k") is None
