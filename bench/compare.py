@@ -12,11 +12,14 @@ folder first on the import path, so the same benchmark times either checkout's c
 from __future__ import annotations
 
 import argparse
+import atexit
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,9 +36,19 @@ def add_root_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", type=Path, default=None, help="also write every run's seconds to this file")
 
 
+_SCRATCH = Path(tempfile.mkdtemp(prefix="pbem-bench-"))
+atexit.register(shutil.rmtree, _SCRATCH, True)
+
+
 def environment(root: Path) -> dict[str, str]:
-    """The environment that makes `import pbem` load `root`'s code (before any installed copy)."""
-    return dict(os.environ, PYTHONPATH=str(root.resolve()), MPLBACKEND="Agg")
+    """The environment that makes `import pbem` load `root`'s code (before any installed copy).
+
+    As an installed copy runs: bytecode kept (pip compiles it at install; some machines set
+    PYTHONDONTWRITEBYTECODE, which would charge both checkouts a compile in every process), and a cache
+    folder of the benchmark's own, so no run reads what the user's games left there."""
+    env = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
+    return env | {"PYTHONPATH": str(root.resolve()), "MPLBACKEND": "Agg",
+                  "PYTHONPYCACHEPREFIX": str(_SCRATCH / "bytecode"), "PBEM_CACHE_DIR": str(_SCRATCH / "cache")}
 
 
 PBEM = [sys.executable, "-c", "from pbem.cli import app; app()"]  # `pbem`, from the checkout on the import path
@@ -91,9 +104,13 @@ class Figure:
 
 
 def compare(label: str, measure: Callable[[Path], float], root: Path | None, runs: int) -> Figure:
-    """`runs` measurements of this checkout and of `root`, taken in turn; prints and returns the figure."""
+    """`runs` measurements of this checkout and of `root`, taken in turn after one untimed run of each
+    (which compiles the bytecode and fills the caches a club's server has long had); prints and returns
+    the figure."""
     new: list[float] = []
     old: list[float] | None = [] if root else None
+    for checkout in (root, HERE) if root else (HERE,):
+        measure(checkout)
     for _ in range(runs):
         if old is not None:
             old.append(measure(root))
