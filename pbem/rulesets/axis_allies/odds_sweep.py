@@ -123,7 +123,8 @@ def staged(volleys: list[Volley]) -> list[tuple[str, np.ndarray]]:
     by_target: defaultdict[str, list[Volley]] = defaultdict(list)
     for volley in volleys:
         by_target[volley.target].append(volley)
-    return [(t, np.array(hit_distribution(by_target[t]))) for t in sorted(by_target, key=lambda t: (t == "any", t))]
+    return [(t, np.array(hit_distribution(by_target[t], np.convolve)))  # hundreds of dice a volley
+            for t in sorted(by_target, key=lambda t: (t == "any", t))]
 
 
 class _Tables:
