@@ -42,9 +42,12 @@ def _convolve(first: Sequence[float], second: Sequence[float]) -> list[float]:
     return out
 
 
-def hit_distribution(volleys: Iterable[Volley],
-                     convolve: Callable[[Sequence[float], Sequence[float]], Sequence[float]] = _convolve) -> list[float]:
-    """P(k hits) for k = 0..dice: the convolution of every die's Bernoulli(value/6)."""
+Convolve = Callable[[Sequence[float], Sequence[float]], Sequence[float]]
+
+
+def hit_distribution(volleys: Iterable[Volley], convolve: Convolve = _convolve) -> list[float]:
+    """P(k hits) for k = 0..dice: the convolution of every die's Bernoulli(value/6), by ``convolve``
+    (numpy's where a large battle's volleys hold hundreds of dice)."""
     dist: Sequence[float] = [1.0]
     for volley in volleys:
         dist = convolve(dist, _dice(volley.dice, volley.value / 6))
