@@ -10,6 +10,15 @@ larger battles of a series once one takes longer than S seconds (default 60). ``
 prints instead how many simulated battles (``pbem odds --simulate N``) it takes to come within
 ±1 percentage point of the exact P(attacker wins) 95% of the time; ``--coverage`` checks that
 claim on ten seeds of a 10 against 10 battle (about 100 s).
+
+``--compare --root OLD`` compares this checkout with the older one OLD instead (issue 27, through
+bench/compare.py: medians of ``--runs`` runs taken in turn, and the ratio old/new): (a) ``pbem odds``
+12 against 12 (the land series at 12) as a whole process; (b) the mixed 120 against 120 of issue 27
+(50 infantry, 20 artillery, 30 tanks, 20 fighters against 70 infantry, 20 artillery, 10 tanks, 20
+fighters) in-process, with the other core idle and then kept busy by a CPU-bound process, with each
+checkout's busy/idle, in wall time and in the CPU time of all the process's threads (on a machine
+that runs more than the benchmark, wall time also counts the cores shared with it). Targets: (a)
+at least 2x; (b) this checkout's busy within 1.5x of its idle.
 """
 
 from __future__ import annotations
@@ -18,12 +27,16 @@ import argparse
 import importlib
 import math
 import os
+import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(HERE / "bench"))
+
+import compare  # noqa: E402
 
 # Mixes per 12 units: land battles are infantry, artillery and tanks (the "mixed land units" of
 # issue 13), a second series adds fighters and an AA gun; sea battles hold every kind of ship.
@@ -146,13 +159,65 @@ def simulation(engine: Engine, coverage: bool) -> None:
         print(f"10v10: {misses} of 10 simulations of {runs} runs missed the exact P(att) by more than 1 point")
 
 
+MIXED_ATTACK = {"infantry": 50, "artillery": 20, "tank": 30, "fighter": 20}
+MIXED_DEFENCE = {"infantry": 70, "artillery": 20, "tank": 10, "fighter": 20}
+
+
+def in_process_odds(attackers: dict[str, int], defenders: dict[str, int], clock: str = "perf_counter"):
+    """A measurement: ``battle_odds`` of a land battle in a fresh interpreter, through the functions
+    every checkout since issue 13 has."""
+    setup = ("from pbem.rulesets.axis_allies import edition\n"
+             "from pbem.rulesets.axis_allies.combat.battle import Battle, make_pieces\n"
+             "from pbem.rulesets.axis_allies.odds import battle_odds\n"
+             "rules = edition('aa-revised').combat\n"
+             "battle = Battle('b1', 'Karelia S.S.R.', 'land', 'germany', "
+             f"make_pieces(rules, {{'germany': {attackers!r}}}), "
+             f"make_pieces(rules, {{'ussr': {defenders!r}}}, 10_000), rules=rules)")
+    return compare.in_process("battle_odds(battle)", setup, clock)
+
+
+def busy_core():
+    """A CPU-bound process keeping another core busy (a mail server's other game); kill it after."""
+    return subprocess.Popen([sys.executable, "-c", "while True: pass"])
+
+
+def compared(old: Path, runs: int, json_path: Path | None) -> None:
+    print(f"this checkout {HERE} against {old}: medians of {runs} runs each, taken in turn")
+    small = ["odds", "--attacker", listed(scaled(LAND, 12)), "--defender", listed(scaled(DEFENCE, 12)),
+             "--defender-power", "ussr"]
+    figures = [compare.compare("(a) `pbem odds` 12 against 12, whole process", compare.process(small), old, runs)]
+    for clock, what in (("perf_counter", "wall"), ("process_time", "CPU of all threads")):
+        mixed = in_process_odds(MIXED_ATTACK, MIXED_DEFENCE, clock)
+        idle = compare.compare(f"(b) mixed 120 against 120 in-process, {what}, other core idle", mixed, old, runs)
+        spinner = busy_core()
+        try:
+            busy = compare.compare(f"(b) mixed 120 against 120 in-process, {what}, other core busy", mixed, old, runs)
+        finally:
+            spinner.kill()
+            spinner.wait()
+        for name, side in (("this checkout", "new"), ("old checkout", "old")):
+            ratio = statistics.median(getattr(busy, side)) / statistics.median(getattr(idle, side))
+            print(f"(b) {name}, {what}: busy/idle {ratio:.2f}x{' (target <= 1.5x)' if side == 'new' else ''}")
+        figures += [idle, busy]
+    compare.save(figures, json_path)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--root", type=Path, default=HERE, help="the checkout whose pbem is timed")
     parser.add_argument("--give-up", type=float, default=60.0, help="skip larger battles past this many seconds")
     parser.add_argument("--simulation", action="store_true", help="exact odds against simulation instead")
     parser.add_argument("--coverage", action="store_true", help="with --simulation: check the ±1 point claim")
+    parser.add_argument("--compare", action="store_true",
+                        help="compare this checkout with the older one --root (issue 27's figures)")
+    parser.add_argument("--runs", type=int, default=5, help="with --compare: runs of each side (the median is shown)")
+    parser.add_argument("--json", type=Path, default=None, help="with --compare: also write every run's seconds here")
     args = parser.parse_args()
+    if args.compare:
+        if args.root.resolve() == HERE:
+            parser.error("--compare needs --root: the older checkout to compare with")
+        compared(args.root.resolve(), args.runs, args.json)
+        return
     engine = Engine(args.root.resolve())
     if args.simulation:
         simulation(engine, args.coverage)

@@ -67,13 +67,15 @@ def process(command: list[str], cwd: Path | None = None) -> Callable[[Path], flo
     return measure
 
 
-def in_process(code: str, setup: str = "") -> Callable[[Path], float]:
+def in_process(code: str, setup: str = "", clock: str = "perf_counter") -> Callable[[Path], float]:
     """A measurement: Python `code` timed inside a fresh interpreter after `setup` (not timed).
 
     `setup` runs once; `code` runs once as a warm-up (imports, caches a long-running process holds),
-    then once more timed: what the mail loop pays for a turn after its first."""
+    then once more timed: what the mail loop pays for a turn after its first. `clock`: the `time`
+    function read, wall time by default; `process_time` counts the CPU of every thread of the process
+    (threads waiting for a busy core spin on it), whatever else the machine runs."""
     program = (f"import time\n{setup}\ndef work():\n" + "".join(f"    {line}\n" for line in code.splitlines())
-               + "work()\nstart = time.perf_counter()\nwork()\nprint(time.perf_counter() - start)\n")
+               + f"work()\nstart = time.{clock}()\nwork()\nprint(time.{clock}() - start)\n")
 
     def measure(root: Path) -> float:
         done = subprocess.run([sys.executable, "-c", program], cwd=root, env=environment(root),

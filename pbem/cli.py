@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import imaplib
 import inspect
 import json
 import os
-import smtplib
 import sys
 import textwrap
 from dataclasses import asdict, replace
@@ -21,14 +19,13 @@ from pbem.core.dice import commitment, new_chain_secret
 from pbem.core.errors import InputError, Problem, display_path, escape_controls
 from pbem.core.folder import GAME_FILE, REVEAL_FILE, SECRET_FILE, STATE_FILE, game_folder_of
 from pbem.core.chain import read_secret, seed_for_turn, write_secret
-from pbem.core.game import Verified, new_game, read_ledger, verify_game
 from pbem.core.preview import preview, preview_text
 from pbem.core.hidden import digest_commitment, hidden_key, read_hidden_key
 from pbem.core.schemas import SCHEMA_NAMES, found_without, schema_data, schema_text, validate, without_refused
-from pbem.core.turn import decisions_digest
 from pbem.core.views import split_view, view_problems
 from pbem.core.yamlio import Document, dump_yaml, load_document, load_json_lines, parse_document, read_text
 from pbem.rulesets import RULESETS, get_ruleset
+# Each command imports what only it uses (the game record, mail, drawings) when it runs (issue 27).
 
 app = typer.Typer(no_args_is_help=True, context_settings={"help_option_names": ["-h", "--help"]},
                   help="Play-by-email adjudicator for World War II board games.")
@@ -117,6 +114,7 @@ def new(ruleset: str = typer.Argument(..., help=f"Ruleset id: {', '.join(RULESET
             "the secret of this file, made by `pbem secret`, instead of a fresh one."),
         ) -> None:
     """Create a game folder: opening state, a secret dice seed and its published commitment."""
+    from pbem.core.game import new_game
     options, problems = {}, []
     for item in option:
         name, _, value = item.partition("=")
@@ -170,6 +168,7 @@ def reveal(folder: Path = typer.Argument(..., help="The game folder (needs its s
     """For a game with hidden cards: publish its hidden key in reveal.yaml once the game is over, so
     that anyone can run `pbem verify` and check every shuffle and every hand against the commitments
     in the reports they received."""
+    from pbem.core.game import read_ledger
     try:
         key = hidden_key(read_secret(folder / SECRET_FILE))
         if commitment(key) != load_document(folder / GAME_FILE).data["dice"].get("hidden_commitment"):
@@ -260,6 +259,7 @@ def validate_orders(file: Path = typer.Argument(..., help="The orders or standin
                     ) -> None:
     """Check orders, or standing orders on their own, without resolving anything; valid orders
     get a preview of what they will do, seen from their role's view."""
+    from pbem.core.turn import decisions_digest
     if kind not in _KINDS:
         typer.echo(f"error: unknown kind {kind!r} (allowed: {', '.join(_KINDS)})", err=True)
         raise typer.Exit(code=1)
@@ -494,6 +494,8 @@ def mail_run(folder: Path = typer.Argument(..., help="A game folder (with its pl
     """One full pass: read new mails, reply to each, adjudicate when every awaited role has valid
     orders, send the reports, remind before the deadline and apply it. Safe to run from cron: a
     pass killed at any moment is finished by the next, and two never overlap on one game."""
+    import imaplib
+    import smtplib
     from datetime import datetime, timezone
 
     from pbem.core.folder import GAME_FILE
@@ -530,6 +532,7 @@ def verify(folder: Path = typer.Argument(..., help="The game folder."),
            as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of text."),
            ) -> None:
     """Re-play every recorded turn from the opening state and prove every die, state, event and seed."""
+    from pbem.core.game import Verified, verify_game
     done: list[Verified] = []
 
     def show(v: Verified) -> None:
@@ -561,7 +564,7 @@ def redraw(folder: Path = typer.Argument(..., help="The game folder."),
            ) -> None:
     """Make again the drawings (map.png, map-forum.png, charts.png) and HTML reports of a game's recorded
     turns from its facts, which it verifies first and never changes (the examples do not commit them)."""
-    from pbem.core.game import redraw_game
+    from pbem.core.game import Verified, redraw_game
     written: list[Path] = []
 
     def show(v: Verified, out: Path, names: list[str]) -> None:

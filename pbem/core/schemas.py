@@ -8,14 +8,16 @@ import re
 from dataclasses import replace
 from functools import cache
 from importlib.resources import files
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 import yaml
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError
 
 from pbem.core.errors import Problem
 from pbem.core.yamlio import Document
+
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
 
 SCHEMA_NAMES = ("orders", "standing-orders", "turn", "state", "players")
 
@@ -95,6 +97,7 @@ def schema_text(name: str, ruleset: str | None = None, names: Mapping[str, Mappi
 
 @cache
 def _validator(name: str, package: str) -> Draft202012Validator:
+    from jsonschema import Draft202012Validator  # a command that validates nothing never loads it (issue 27)
     return Draft202012Validator(schema_data(name, package=package))
 
 

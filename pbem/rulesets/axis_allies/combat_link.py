@@ -14,6 +14,7 @@ from pbem.core.yamlio import field_name
 from pbem.core.words import chance
 
 from pbem.rulesets.axis_allies import odds
+from pbem.rulesets.axis_allies.odds import MAX_ODDS_WORK
 from pbem.rulesets.axis_allies.odds_chain import BattleTooLarge, StepsNotCovered
 from pbem.rulesets.axis_allies.capture import take_territory
 from pbem.rulesets.axis_allies.combat.battle import Battle as CombatBattle, Piece
@@ -246,14 +247,6 @@ def run_battle(turn: Turn, b: Battle) -> None:
         if won:
             take_convoy(turn, b.space, [pos.units[p.id] for p in result.attackers if p.id in pos.units])
         rehouse_carrier_fighters(turn, b.space)
-
-
-MAX_ODDS_WORK = 20_000_000_000
-"""Bound on the exact odds' work for one battle of a turn (odds.py's ``max_work``, in cells
-computed, see odds_sweep): some ten seconds. 300 land units a side take under 2 billion, 200 a
-side with 40 aircraft against an AA gun about 7 billion; beyond the bound the report says the
-odds were not computed rather than hold up the turn. Counting steps, not seconds, keeps the
-event log the same everywhere."""
 
 
 def battle_luck(battle: CombatBattle, orders: BattleOrders, result: BattleResult) -> dict:

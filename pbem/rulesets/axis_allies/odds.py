@@ -28,14 +28,11 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from threadpoolctl import threadpool_limits
-
 from .combat.battle import Battle, Piece, Side, check_battle, count_units
 from .combat.decisions import BattleOrders
 from .combat.resolve import BattleResult, resolve_battle, takes_territory
 from .odds_chain import BattleChain, BattleTooLarge, check_covered
 from .odds_dice import RETREATED, SUBMERGED
-from .odds_sweep import Sweep, TooManySteps
 
 
 @dataclass(frozen=True)
@@ -83,6 +80,13 @@ CELL_WALK_UP_TO = 24
 costs less in plain Python than numpy's calls for each row (about 20-30% at 10 against 10),
 while from some 15 units a side the rows win, and by far."""
 
+MAX_ODDS_WORK = 20_000_000_000
+"""Bound on the exact odds' work for one battle of a turn, a preview or `pbem odds` (``max_work``, in
+cells computed, see odds_sweep): some ten seconds. 300 land units a side take under 2 billion, 200 a
+side with 40 aircraft against an AA gun about 7 billion; beyond the bound the report says the
+odds were not computed rather than hold up the turn. Counting steps, not seconds, keeps the
+event log the same everywhere."""
+
 
 def _run(chain: BattleChain, max_work: int | None = None) -> tuple[dict[int, float], float, float]:
     """Spread the probability from the start to the ends; returns P(end), E[rounds] and the
@@ -97,9 +101,13 @@ def _run(chain: BattleChain, max_work: int | None = None) -> tuple[dict[int, flo
     if len(chain.battle.attackers) + len(chain.battle.defenders) <= CELL_WALK_UP_TO:
         ends, rounds = chain.walk_cells(max_work)
         return ends, rounds, 0.0
+    # numpy only here: a turn's small battles, `pbem validate` and `pbem receive` never load it (issue 27)
+    from threadpoolctl import threadpool_limits
+
+    from .odds_sweep import Sweep, TooManySteps
     sweep = Sweep(chain, max_work)
     try:
-        # a row's products and solve are small: a second BLAS thread only waits for a busy core (a
+        # a row's products are small: a second BLAS thread only waits for a busy core (a
         # mail server's other game): 120 against 120 took 33 s instead of 1.5 s so (issue 27)
         with threadpool_limits(limits=1, user_api="blas"):
             ends, rounds = sweep.run()

@@ -67,6 +67,10 @@ class SideStates:
         self._fielded = Counter((p.owner, p.type) for p in pieces)
         # A counted casualty order ranks each state's units by the losses so far (ranking_of).
         self._ranked = [] if policy.counted else self._class_ranking()
+        # A state k hits down a chain ranks what is left as the rest of the chain's ranking where
+        # places do not depend on the losses so far; battleships change class when damaged, so
+        # their sides walk every chain.
+        self._ranked_as_rest = not policy.counted and all(p.type != "battleship" for p in pieces)
         self.start = self.intern(tuple(counts))
 
     def _class_ranking(self) -> list[tuple[int, bool, Piece]]:
@@ -157,6 +161,9 @@ class SideStates:
                     sunk[c] += 1
                 chain.append(self.intern(tuple(counts)))
             self._chains[key] = chain
+            if self._ranked_as_rest:  # the walk's states need no walk of their own
+                for k in range(1, len(chain)):
+                    self._chains.setdefault((chain[k], target), chain[k:])
         return self._chains[key]
 
     def take(self, sid: int, hits: tuple[tuple[Target, int], ...]) -> int:

@@ -66,7 +66,7 @@ def odds(space: Optional[str] = typer.Argument(None, help="With --state: the spa
         typer.echo("error: say the battle: --attacker and --defender, or --state STATE SPACE --orders ORDERS",
                    err=True)
         raise typer.Exit(code=1)
-    from pbem.rulesets.axis_allies.combat_link import MAX_ODDS_WORK
+    from pbem.rulesets.axis_allies.odds import MAX_ODDS_WORK
     from pbem.rulesets.axis_allies.odds_request import OddsRequest
     from pbem.rulesets.axis_allies.reports.odds_text import odds_text
     from pbem.rulesets.axis_allies.ruleset import AxisAllies

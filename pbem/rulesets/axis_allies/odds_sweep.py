@@ -123,7 +123,8 @@ def staged(volleys: list[Volley]) -> list[tuple[str, np.ndarray]]:
     by_target: defaultdict[str, list[Volley]] = defaultdict(list)
     for volley in volleys:
         by_target[volley.target].append(volley)
-    return [(t, np.array(hit_distribution(by_target[t]))) for t in sorted(by_target, key=lambda t: (t == "any", t))]
+    return [(t, np.array(hit_distribution(by_target[t], np.convolve)))  # hundreds of dice a volley
+            for t in sorted(by_target, key=lambda t: (t == "any", t))]
 
 
 class _Tables:
@@ -562,13 +563,10 @@ class Sweep:
                     cols, mass = np.concatenate([cols, more]), np.concatenate([mass, np.zeros(len(more))])
                 sent = np.zeros((len(cols), len(cols)))
                 for (where, *_), cells in zip(parts, own, strict=True):
-                    width = min(cells.shape[1], len(on))
-                    inside = cols < width
-                    rows_of = np.zeros((len(cols), len(where)))  # a column may have several rows
-                    rows_of[where, np.arange(len(where))] = 1.0
-                    sent[:, inside] += rows_of @ cells[:, cols[inside]]
-                visits = np.linalg.solve(np.eye(len(cols)) - sent.T, mass)
-                self._count(len(cols) ** 3)
+                    inside = np.flatnonzero(cols < min(cells.shape[1], len(on)))
+                    np.add.at(sent, (where[:, None], inside[None, :]), cells[:, cols[inside]])  # a column's rows
+                visits = self._visits(sent, mass, cols)
+                self._count(len(cols) ** 3)  # as the dense solve it replaced: the same battles stay within bounds
             self.rounds += float(visits.sum())
             solved = None
             if bucket == self.last:
@@ -576,6 +574,27 @@ class Sweep:
                 solved[cols] = True
                 solved[:len(on)] &= on
             self._send_parts(bucket, a, parts, visits, solved)
+
+    def _visits(self, sent: np.ndarray, mass: np.ndarray, cols: np.ndarray) -> np.ndarray:
+        """The visits of the row's cells ``cols`` holding ``mass``, where ``sent[i, j]`` is the chance
+        that a round from column i ends in column j of the same row.
+
+        A round either leaves the defender as it is or takes units off its board, so with the
+        columns by the defender's slots, most first, ``sent`` is upper triangular: its forward
+        substitution, a column after another, is the row's linear system solved without LAPACK.
+        """
+        order = np.argsort(-np.array(self.chain.dfn.slots)[cols], kind="stable")
+        sent = sent[np.ix_(order, order)]
+        if np.tril(sent, -1).any():
+            raise RuntimeError("the odds sweep met a round that adds defending units")
+        visits = mass[order]
+        stays = 1.0 - sent.diagonal()
+        for j in range(len(visits)):
+            visits[j] /= stays[j]
+            visits[j + 1:] += sent[j, j + 1:] * visits[j]
+        solved = np.empty_like(visits)
+        solved[order] = visits
+        return solved
 
     def _send_parts(self, bucket: int, a: int, parts: list, visits: np.ndarray, solved: np.ndarray | None) -> None:
         """The cells reached from ``visits`` of the columns of ``parts`` through step 7; the

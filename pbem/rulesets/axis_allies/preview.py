@@ -9,7 +9,7 @@ from typing import Any
 
 from pbem.core.errors import InputError, Problem, choices
 from pbem.core.words import percent
-from pbem.rulesets.axis_allies.combat_link import MAX_ODDS_WORK
+from pbem.rulesets.axis_allies.odds import MAX_ODDS_WORK
 from pbem.rulesets.axis_allies.edition import Edition
 from pbem.rulesets.axis_allies.names import normalise
 from pbem.rulesets.axis_allies.odds_chain import BattleTooLarge
