@@ -18,16 +18,14 @@ from typing import Any
 import numpy as np
 import pytest
 import yaml
-from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.colors import to_rgb
-from matplotlib.figure import Figure
 from matplotlib.image import imread
 from matplotlib.path import Path as MplPath
 from PIL import Image
 
 from pbem.render.palette import palette_image
 from pbem.rulesets import get_ruleset
-from pbem.rulesets.axis_allies.reports.map_image import draw_map
+from pbem.rulesets.axis_allies.reports.map_image import draw_map, forget_drawings
 from pbem.rulesets.axis_allies.reports.map_info import MapInfo
 from pbem.rulesets.axis_allies.reports.map_labels import layout, make_labels
 from pbem.rulesets.axis_allies.reports.map_moves import move_polyline
@@ -355,12 +353,13 @@ def test_europe_ipc_values_beside_names(tmp_path: Path, monkeypatch: pytest.Monk
     from pbem.rulesets.axis_allies.reports.map_marks import ipc_badge
     drawn: list[str] = []
 
-    def record(ax: Any, x: float, y: float, text: str, *args: Any, **kwargs: Any) -> None:
+    def record(text: str, *args: Any, **kwargs: Any) -> Any:
         drawn.append(text)
-        ipc_badge(ax, x, y, text, *args, **kwargs)
+        return ipc_badge(text, *args, **kwargs)
 
     for layer in (map_spaces, map_labels, map_legend):  # each imported the badge: patch it where it is drawn
         monkeypatch.setattr(layer, "ipc_badge", record)
+    forget_drawings()  # the board's markers and legend are drawn again, not reused
     _europe_map(tmp_path, {})
     board = _europe_board()
     values = [str(s["ipc"]) for s in (*board["territories"], *board["sea_zones"]) if s.get("ipc")]
@@ -453,8 +452,7 @@ def _laid_out(events: list[dict[str, Any]]) -> dict[str, Any]:
     board, _, graphics = _load()
     labels = make_labels(graphics, board)
     territories = {t["name"]: t for t in board["territories"]}
-    layout(labels, make_view(graphics), FigureCanvasAgg(Figure()).get_renderer(), opening_state(), events,
-           territories)
+    layout(labels, make_view(graphics), opening_state(), events, territories)
     return labels
 
 
@@ -563,3 +561,22 @@ def test_unit_stack_words() -> None:
 def test_scale_must_be_positive() -> None:
     with pytest.raises(ValueError, match="scale"):
         _info(scale=0)
+
+
+def test_a_map_is_the_same_drawn_anew_or_from_what_was_kept() -> None:
+    """The board's layers and the writing are drawn once and kept: a map drawn with them kept, or with
+    them forgotten, or in another process, has the same pixels."""
+    example = Path(__file__).resolve().parents[1] / "examples/aa-revised/02-germany"
+    state = yaml.safe_load((example / "state.yaml").read_text(encoding="utf-8"))
+    events = [json.loads(line) for line in (example / "events.jsonl").read_text(encoding="utf-8").splitlines()]
+    board, _, graphics = _load()
+
+    def drawn() -> list[bytes]:
+        return [draw_map(state, board, graphics, events, theatre=theatre, title="Kept", scale=scale)[0].tobytes()
+                for theatre, scale in ((None, 1.4), ("europe", 1.0))]
+
+    forget_drawings()
+    anew = drawn()
+    assert drawn() == anew
+    forget_drawings()
+    assert drawn() == anew

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 import matplotlib
 from matplotlib import patheffects
+from matplotlib.backends.backend_agg import RendererAgg
 from matplotlib.colors import to_rgb
 from matplotlib.font_manager import FontProperties
 
@@ -110,6 +112,9 @@ class Style:
         return sorted(powers, key=lambda p: (rank.get(p, len(rank)), p))
 
 
+#: The resolution at which the writing is measured and laid out (image pixels at scale 1).
+DPI = 100
+_MEASURE = RendererAgg(1, 1, DPI)
 _FONT_DIR = Path(matplotlib.get_data_path()) / "fonts" / "ttf"
 _FONT_FILES = {
     "regular": _FONT_DIR / "DejaVuSans.ttf",
@@ -118,8 +123,21 @@ _FONT_FILES = {
 }
 
 
+@cache
 def font(style: str, size: float) -> FontProperties:
     return FontProperties(fname=_FONT_FILES[style], size=size)
+
+
+@cache
+def _measure(text: str, style: str, size: float, hinting: str) -> tuple[float, float]:
+    w, h, _ = _MEASURE.get_text_width_height_descent(text, font(style, size), ismath=False)
+    return w, h
+
+
+def text_size(text: str, style: str, size: float) -> tuple[float, float]:
+    """Width and height in pixels at ``DPI`` of one line of ``text``, measured once (the hinting
+    of the moment changes them)."""
+    return _measure(text, style, size, matplotlib.rcParams["text.hinting"])
 
 
 # Sizes of writing (points; at 100 dpi a point is 1.39 px) and boxes (image pixels).

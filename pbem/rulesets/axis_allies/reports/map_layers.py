@@ -1,0 +1,91 @@
+"""What no turn changes on a map, drawn once for each board, window and scale and kept while the
+process runs: under the land, the background, the sea and the hatching of neutral land, with the
+theatre's name and the legend below the map; over the land, the capitals, victory cities and IPC
+values (``marks``); over everything, where the board wraps, its edges and the veiled strips beyond
+them (``edges``). ``draw_map`` draws each turn's land, battles, writing and moves between them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from matplotlib.axes import Axes
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+from matplotlib.patches import Rectangle
+
+from pbem.rulesets.axis_allies.reports.map_labels import Label
+from pbem.rulesets.axis_allies.reports.map_legend import Legend, draw_legend
+from pbem.rulesets.axis_allies.reports.map_spaces import draw_markers, draw_waters, draw_wrap
+from pbem.rulesets.axis_allies.reports.map_sprites import Overlay
+from pbem.rulesets.axis_allies.reports.map_style import DPI, MAP_COLOURS, font
+from pbem.rulesets.axis_allies.reports.map_view import View
+
+
+@dataclass(frozen=True)
+class Layers:
+    """``base``: the whole image's RGBA before the turn's drawing; ``marks`` and ``edges``: laid over it."""
+
+    base: np.ndarray
+    marks: Overlay
+    edges: Overlay
+
+
+def map_figure(view: View, scale: float, face: str = "#ffffff") -> tuple[Figure, Axes]:
+    """A figure of the map's image at ``scale``, and the axes of the map in it (board pixels)."""
+    figure = Figure(figsize=(view.width_px / DPI, view.height_px / DPI), dpi=DPI * scale, facecolor=face)
+    height = view.height_px
+    ax = figure.add_axes((0, view.bottom_px / height, 1, view.map_height_px / height))
+    ax.set_xlim(view.x0, view.x1)
+    ax.set_ylim(view.y1, view.y0)
+    ax.set_axis_off()
+    return figure, ax
+
+
+def _pixels(figure: Figure) -> np.ndarray:
+    canvas = FigureCanvasAgg(figure)
+    canvas.draw()
+    return np.asarray(canvas.buffer_rgba()).copy()
+
+
+_KEPT: dict[tuple[Any, ...], tuple[Mapping[str, Any], Mapping[str, Any], Layers]] = {}
+
+
+def forget_layers() -> None:
+    _KEPT.clear()
+
+
+def static_layers(view: View, scale: float, board: Mapping[str, Any], graphics: Mapping[str, Any],
+                  labels: Mapping[str, Label], theatre: str | None) -> Layers:
+    """The layers of ``board`` drawn with ``graphics`` in ``view`` at ``scale``, drawn the first time."""
+    key = (id(board), id(graphics), theatre, scale)
+    kept = _KEPT.get(key)
+    if kept is None or kept[0] is not board or kept[1] is not graphics:  # ids of objects since gone
+        if len(_KEPT) >= 16:
+            _KEPT.clear()
+        kept = _KEPT[key] = (board, graphics, _draw(view, scale, board, labels, theatre))
+    return kept[2]
+
+
+def _draw(view: View, scale: float, board: Mapping[str, Any], labels: Mapping[str, Label],
+          theatre: str | None) -> Layers:
+    territories = {t["name"]: t for t in board.get("territories", [])}
+    figure, ax = map_figure(view, scale)
+    ax.add_patch(Rectangle((view.x0, view.y0), view.x1 - view.x0, view.y1 - view.y0,
+                           facecolor=MAP_COLOURS["background"], linewidth=0, zorder=0))
+    draw_waters(ax, view, labels, territories)
+    if theatre:
+        figure.text(1 - 12 / view.width_px, 1 - (view.top_px / 2) / view.height_px, f"{theatre.capitalize()} theatre",
+                    fontproperties=font("italic", 11), ha="right", va="center")
+    names = {p: p for p in view.style.powers} | {p["id"]: p.get("name", p["id"]) for p in board.get("powers", [])}
+    draw_legend(figure, view, names, Legend.of_board(board))
+    base = _pixels(figure)
+    figure, ax = map_figure(view, scale, "none")
+    draw_markers(ax, view, labels, territories)
+    marks = Overlay.of(_pixels(figure))
+    figure, ax = map_figure(view, scale, "none")
+    draw_wrap(ax, view)
+    return Layers(base, marks, Overlay.of(_pixels(figure)))
