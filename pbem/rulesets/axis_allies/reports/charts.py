@@ -99,12 +99,17 @@ def _figure(points: Sequence[Point], w: Words, colours: Mapping[str, str]) -> Fi
               "Victory cities per side" if last["needed"] else "Enemy capitals held per side")
     for ax, title in zip(axes, titles):
         # the legend sits in a row between the title and the chart, where it hides no line
-        ax.set_title(title, loc="left", fontsize=12, fontweight="bold", pad=20)
+        # y given: nothing is above the chart, so matplotlib need not measure every tick to place the title
+        ax.set_title(title, loc="left", fontsize=12, fontweight="bold", pad=20, y=1.0)
         ax.legend(fontsize=9, ncols=5, loc="lower left", bbox_to_anchor=(0, 1.0), frameon=False,
                   handlelength=1.4, columnspacing=1.0, borderaxespad=0.1)
         ax.grid(axis="y", color="#e4e0d6", linewidth=0.8)
         ax.set_xlim(-0.3, max(1, len(points) - 1) + 0.3)
         ax.tick_params(labelsize=9)
+        # no y label, and an x label only below the last chart: placing an empty one measures every tick label
+        ax.yaxis.set_label_coords(0, 0)
+        if ax is not cities:
+            ax.xaxis.set_label_coords(0, 0)
     cities.set_xticks(ticks, labels)
     cities.set_xticks(every_turn, minor=True)
     cities.tick_params(which="minor", length=3)

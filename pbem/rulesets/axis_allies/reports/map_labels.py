@@ -185,7 +185,7 @@ def _place_labels(labels: dict[str, Label], view: View,
     the one with the least overlap. Overlaps across the east-west edge count too.
     """
     width = float(view.board_width)
-    shifts = np.array([0.0, -width, width])
+    shifts = np.array([[0.0], [-width], [width]])
     placed = np.zeros((0, 4))  # x0, y0, x1, y1 of the labels already placed (board units)
     markers = []
     for label in labels.values():
@@ -200,12 +200,11 @@ def _place_labels(labels: dict[str, Label], view: View,
     def overlap(rect: np.ndarray, others: np.ndarray) -> float:
         if not len(others):
             return 0.0
+        w = np.minimum(rect[2] + shifts, others[:, 2]) - np.maximum(rect[0] + shifts, others[:, 0])
+        h = np.minimum(rect[3], others[:, 3]) - np.maximum(rect[1], others[:, 1])
         total = 0.0
-        for shift in shifts:
-            w = (np.minimum(rect[2] + shift, others[:, 2])
-                 - np.maximum(rect[0] + shift, others[:, 0]))
-            h = np.minimum(rect[3], others[:, 3]) - np.maximum(rect[1], others[:, 1])
-            total += float(np.sum(np.clip(w, 0, None) * np.clip(h, 0, None)))
+        for area in np.sum(np.clip(w, 0, None) * np.clip(h, 0, None), axis=1):  # each shift's, added in turn
+            total += float(area)
         return total
 
     def order(label: Label) -> tuple[Any, ...]:

@@ -137,9 +137,10 @@ def draw_arrow(ax: Axes, points: np.ndarray, colour: str, line_style: Any = "-",
         strokes.insert(1, (shaft, body, body_width, line_style, "-"))
     for i, (line, stroke, width, style, arrow_style) in enumerate(strokes):
         codes = [MplPath.MOVETO] + [MplPath.LINETO] * (len(line) - 1)
-        ax.add_patch(FancyArrowPatch(path=MplPath(line, codes), arrowstyle=arrow_style, color=stroke,
-                                     linewidth=width, linestyle=style, zorder=zorder + 0.01 * i,
-                                     clip_on=True, joinstyle="round", capstyle="butt"))
+        # add_artist, not add_patch: the limits are set, and measuring each arrow for them is wasted work
+        ax.add_artist(FancyArrowPatch(path=MplPath(line, codes), arrowstyle=arrow_style, color=stroke,
+                                      linewidth=width, linestyle=style, zorder=zorder + 0.01 * i,
+                                      clip_on=True, joinstyle="round", capstyle="butt"))
 
 
 def arc_points(start: np.ndarray, end: np.ndarray, bulge: float = 0.2, steps: int = 24) -> np.ndarray:
