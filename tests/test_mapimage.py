@@ -10,6 +10,9 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
+import shutil
+import subprocess
+import sys
 from collections import Counter
 from functools import cache
 from pathlib import Path
@@ -359,6 +362,7 @@ def test_europe_ipc_values_beside_names(tmp_path: Path, monkeypatch: pytest.Monk
 
     for layer in (map_spaces, map_labels, map_legend):  # each imported the badge: patch it where it is drawn
         monkeypatch.setattr(layer, "ipc_badge", record)
+    monkeypatch.setenv("PBEM_CACHE_DIR", str(tmp_path / "cache"))
     forget_drawings()  # the board's markers and legend are drawn again, not reused
     _europe_map(tmp_path, {})
     board = _europe_board()
@@ -563,20 +567,38 @@ def test_scale_must_be_positive() -> None:
         _info(scale=0)
 
 
-def test_a_map_is_the_same_drawn_anew_or_from_what_was_kept() -> None:
-    """The board's layers and the writing are drawn once and kept: a map drawn with them kept, or with
-    them forgotten, or in another process, has the same pixels."""
-    example = Path(__file__).resolve().parents[1] / "examples/aa-revised/02-germany"
-    state = yaml.safe_load((example / "state.yaml").read_text(encoding="utf-8"))
-    events = [json.loads(line) for line in (example / "events.jsonl").read_text(encoding="utf-8").splitlines()]
-    board, _, graphics = _load()
+def test_a_map_is_the_same_drawn_anew_or_from_what_was_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The board's layers and the writing are drawn once and kept, in the process and on disk: a map
+    drawn with them kept, with them forgotten, in another process from the disk, or from a kept file
+    that is cut short, has the same pixels."""
+    monkeypatch.setenv("PBEM_CACHE_DIR", str(tmp_path / "cache"))
+    program = f"""
+import json, sys, yaml
+from pbem.rulesets import get_ruleset
+from pbem.rulesets.axis_allies.reports.map_image import draw_map
+example = {str(Path(__file__).resolve().parents[1] / "examples/aa-revised/02-germany")!r}
+state = yaml.safe_load(open(example + "/state.yaml", encoding="utf-8"))
+events = [json.loads(line) for line in open(example + "/events.jsonl", encoding="utf-8")]
+board, graphics = get_ruleset("aa-revised").map_data()
+maps = b"".join(draw_map(state, board, graphics, events, theatre=theatre, title="Kept", scale=scale)[0].tobytes()
+                for theatre, scale in ((None, 1.4), ("europe", 1.0)))
+"""
 
-    def drawn() -> list[bytes]:
-        return [draw_map(state, board, graphics, events, theatre=theatre, title="Kept", scale=scale)[0].tobytes()
-                for theatre, scale in ((None, 1.4), ("europe", 1.0))]
+    def drawn(process: bool = False) -> bytes:
+        if process:
+            return subprocess.run([sys.executable, "-c", program + "sys.stdout.buffer.write(maps)"],
+                                  capture_output=True, check=True).stdout
+        forget_drawings()
+        done: dict[str, Any] = {}
+        exec(program, done)
+        return done["maps"]
 
+    anew = drawn()  # and kept on disk
+    assert drawn(process=True) == anew
     forget_drawings()
-    anew = drawn()
-    assert drawn() == anew
-    forget_drawings()
+    assert drawn() == anew  # from the disk
+    for kept in (tmp_path / "cache").iterdir():
+        kept.write_bytes(kept.read_bytes()[:1000])
+    assert drawn(process=True) == anew
+    shutil.rmtree(tmp_path / "cache")
     assert drawn() == anew

@@ -38,8 +38,8 @@ from pbem.rulesets.axis_allies.reports.map_layers import Layers, forget_layers, 
 from pbem.rulesets.axis_allies.reports.map_marks import Writing
 from pbem.rulesets.axis_allies.reports.map_moves import draw_moves, draw_rockets
 from pbem.rulesets.axis_allies.reports.map_spaces import draw_battle_outlines, draw_polygons
-from pbem.rulesets.axis_allies.reports.map_sprites import forget_sprites, lay, sprite
-from pbem.rulesets.axis_allies.reports.map_style import font
+from pbem.rulesets.axis_allies.reports.map_sprites import forget_sprites, keep_sprites, lay, sprite
+from pbem.rulesets.axis_allies.reports.map_style import font, keep_text_sizes
 from pbem.rulesets.axis_allies.reports.map_view import make_view
 
 _RC: dict[Any, Any] = {  # rcParams for this drawing only
@@ -100,6 +100,8 @@ def draw_map(state: Mapping[str, Any], board: Mapping[str, Any], graphics: Mappi
         values |= {z["name"]: z["ipc"] for z in board.get("sea_zones", []) if z.get("ipc")}
         _draw_turn(ax, renderer, image, layers, writings(view, labels, values))
         title.draw(renderer)
+        keep_sprites()
+        keep_text_sizes()
         return image[:, :, :3].copy(), map_info(view, labels, state, events, image.shape[1::-1], scale)
 
 

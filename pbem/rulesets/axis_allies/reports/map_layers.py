@@ -17,6 +17,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
+from pbem.rulesets.axis_allies.reports import map_store
 from pbem.rulesets.axis_allies.reports.map_labels import Label
 from pbem.rulesets.axis_allies.reports.map_legend import Legend, draw_legend
 from pbem.rulesets.axis_allies.reports.map_spaces import draw_markers, draw_waters, draw_wrap
@@ -60,14 +61,36 @@ def forget_layers() -> None:
 
 def static_layers(view: View, scale: float, board: Mapping[str, Any], graphics: Mapping[str, Any],
                   labels: Mapping[str, Label], theatre: str | None) -> Layers:
-    """The layers of ``board`` drawn with ``graphics`` in ``view`` at ``scale``, drawn the first time."""
-    key = (id(board), id(graphics), theatre, scale)
-    kept = _KEPT.get(key)
+    """The layers of ``board`` drawn with ``graphics`` in ``view`` at ``scale``: kept in this process, else
+    kept on disk by an earlier one, else drawn (and kept in both)."""
+    memory = (id(board), id(graphics), theatre, scale)
+    kept = _KEPT.get(memory)
     if kept is None or kept[0] is not board or kept[1] is not graphics:  # ids of objects since gone
         if len(_KEPT) >= 16:
             _KEPT.clear()
-        kept = _KEPT[key] = (board, graphics, _draw(view, scale, board, labels, theatre))
+        name = map_store.key("layers", board, graphics, theatre, scale)
+        layers = _from_disk(map_store.read("layers", name), map_figure(view, scale)[0])
+        if layers is None:
+            layers = _draw(view, scale, board, labels, theatre)
+            map_store.write("layers", name, {"base": layers.base, "marks_index": layers.marks.index,
+                                             "marks_rgba": layers.marks.rgba, "edges_index": layers.edges.index,
+                                             "edges_rgba": layers.edges.rgba})
+        kept = _KEPT[memory] = (board, graphics, layers)
     return kept[2]
+
+
+def _from_disk(arrays: dict[str, np.ndarray] | None, figure: Figure) -> Layers | None:
+    """The layers kept on disk, if they are of the figure's size."""
+    if arrays is None:
+        return None
+    width, height = (int(side) for side in figure.bbox.size)
+    base = arrays.get("base")
+    if base is None or base.dtype != np.uint8 or base.shape != (height, width, 4):
+        return None
+    overlays = [Overlay(arrays.get(f"{layer}_index"), arrays.get(f"{layer}_rgba")) for layer in ("marks", "edges")]
+    if not all(o.fits(height * width) for o in overlays):
+        return None
+    return Layers(base, *overlays)
 
 
 def _draw(view: View, scale: float, board: Mapping[str, Any], labels: Mapping[str, Label],

@@ -10,6 +10,7 @@ in place: the map's pixels are the same whether the writing was just drawn or re
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass
 
@@ -18,6 +19,7 @@ from matplotlib.backends.backend_agg import RendererAgg
 from matplotlib.figure import Figure
 from matplotlib.transforms import IdentityTransform
 
+from pbem.rulesets.axis_allies.reports import map_store
 from pbem.rulesets.axis_allies.reports.map_marks import Writing
 
 
@@ -45,6 +47,13 @@ class Overlay:
         index = np.flatnonzero(flat[:, 3])
         return cls(index, flat[index].copy())
 
+    def fits(self, pixels: int) -> bool:
+        """Whether it is an overlay of an image of ``pixels`` pixels (one read from disk may not be)."""
+        index, rgba = self.index, self.rgba
+        return (isinstance(index, np.ndarray) and isinstance(rgba, np.ndarray) and index.dtype == np.int64
+                and index.ndim == 1 and rgba.dtype == np.uint8 and rgba.shape == (len(index), 4)
+                and (not len(index) or 0 <= index.min() and index.max() < pixels))
+
     def lay(self, image: np.ndarray) -> None:
         """Lay it over ``image`` (RGBA, opaque, contiguous)."""
         flat = image.reshape(-1, 4)
@@ -59,21 +68,61 @@ def _over(source: np.ndarray, below: np.ndarray) -> np.ndarray:
 
 _SPRITES: dict[tuple[Writing, float], Sprite] = {}
 _MOST_SPRITES = 20_000  # a process that draws many games forgets them all past this, rather than grow
+_READ: set[float] = set()  # the resolutions whose writing kept on disk was read
+_DRAWN: set[float] = set()  # the resolutions with writing drawn since it was last kept on disk
 _PAD = Figure()  # what writing needs of a figure: its dpi
 
 
 def sprite(writing: Writing, dpi: float) -> Sprite:
-    """The pixels of ``writing`` drawn at ``dpi``, drawn the first time it is asked for."""
+    """The pixels of ``writing`` drawn at ``dpi``: kept in this process, else kept on disk by an earlier
+    one, else drawn."""
+    if dpi not in _READ:
+        _READ.add(dpi)
+        _SPRITES.update(_from_disk(dpi))
     key = (writing, dpi)
     if key not in _SPRITES:
         if len(_SPRITES) >= _MOST_SPRITES:
             _SPRITES.clear()
         _SPRITES[key] = _draw(writing, dpi)
+        _DRAWN.add(dpi)
     return _SPRITES[key]
+
+
+def keep_sprites() -> None:
+    """Keep on disk, for the processes to come, all the writing of each resolution that had some drawn."""
+    for dpi in sorted(_DRAWN):
+        kept = [(w, piece) for (w, at), piece in _SPRITES.items() if at == dpi]
+        specs = [[w.text, w.style, w.size, w.colour, w.ha, w.va, w.box, w.halo, w.linespacing] for w, _ in kept]
+        frames = np.array([[*piece.pixels.shape[:2], piece.left, piece.top] for _, piece in kept], np.int64)
+        map_store.write("writing", map_store.key("writing", dpi), {
+            "specs": np.frombuffer(json.dumps(specs).encode(), np.uint8), "frames": frames.reshape(-1, 4),
+            "pixels": np.concatenate([piece.pixels.reshape(-1) for _, piece in kept] or [np.zeros(0, np.uint8)])})
+    _DRAWN.clear()
+
+
+def _from_disk(dpi: float) -> dict[tuple[Writing, float], Sprite]:
+    arrays = map_store.read("writing", map_store.key("writing", dpi))
+    try:
+        specs = json.loads(bytes(arrays["specs"]).decode())
+        frames, pixels = arrays["frames"], arrays["pixels"]
+        if frames.shape != (len(specs), 4) or frames.dtype != np.int64 or pixels.dtype != np.uint8:
+            return {}
+        sizes = frames[:, 0] * frames[:, 1] * 4
+        if (frames[:, :2] < 0).any() or int(sizes.sum()) != len(pixels):
+            return {}
+        ends = np.cumsum(sizes)
+        return {(Writing(text, style, size, colour, ha, va, tuple(map(tuple, box)) if box else None, halo, spacing),
+                 dpi): Sprite(pixels[end - n:end].reshape(h, w, 4), int(left), int(top))
+                for (text, style, size, colour, ha, va, box, halo, spacing), (h, w, left, top), n, end
+                in zip(specs, frames, sizes, ends)}
+    except Exception:  # none kept, or not what this code keeps: drawn again
+        return {}
 
 
 def forget_sprites() -> None:
     _SPRITES.clear()
+    _READ.clear()
+    _DRAWN.clear()
 
 
 def _draw(writing: Writing, dpi: float) -> Sprite:
