@@ -7,6 +7,7 @@ them (``edges``). ``draw_map`` draws each turn's land, battles, writing and move
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -18,6 +19,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
 from pbem.rulesets.axis_allies.reports import map_store
+from pbem.rulesets.axis_allies.reports.map_info import Outlines, space_outlines
 from pbem.rulesets.axis_allies.reports.map_labels import Label
 from pbem.rulesets.axis_allies.reports.map_legend import Legend, draw_legend
 from pbem.rulesets.axis_allies.reports.map_spaces import draw_markers, draw_waters, draw_wrap
@@ -28,11 +30,13 @@ from pbem.rulesets.axis_allies.reports.map_view import View
 
 @dataclass(frozen=True)
 class Layers:
-    """``base``: the whole image's RGBA before the turn's drawing; ``marks`` and ``edges``: laid over it."""
+    """``base``: the whole image's RGBA before the turn's drawing; ``marks`` and ``edges``: laid over it;
+    ``outlines``: the spaces' outlines in the image (``map_info.space_outlines``)."""
 
     base: np.ndarray
     marks: Overlay
     edges: Overlay
+    outlines: Outlines
 
 
 def map_figure(view: View, scale: float, face: str = "#ffffff") -> tuple[Figure, Axes]:
@@ -74,7 +78,8 @@ def static_layers(view: View, scale: float, board: Mapping[str, Any], graphics: 
             layers = _draw(view, scale, board, labels, theatre)
             map_store.write("layers", name, {"base": layers.base, "marks_index": layers.marks.index,
                                              "marks_rgba": layers.marks.rgba, "edges_index": layers.edges.index,
-                                             "edges_rgba": layers.edges.rgba})
+                                             "edges_rgba": layers.edges.rgba,
+                                             "outlines": np.frombuffer(json.dumps(layers.outlines).encode(), np.uint8)})
         kept = _KEPT[memory] = (board, graphics, layers)
     return kept[2]
 
@@ -90,7 +95,12 @@ def _from_disk(arrays: dict[str, np.ndarray] | None, figure: Figure) -> Layers |
     overlays = [Overlay(arrays.get(f"{layer}_index"), arrays.get(f"{layer}_rgba")) for layer in ("marks", "edges")]
     if not all(o.fits(height * width) for o in overlays):
         return None
-    return Layers(base, *overlays)
+    try:
+        outlines = tuple((str(name), tuple(tuple((int(x), int(y)) for x, y in ring) for ring in rings))
+                         for name, rings in json.loads(bytes(arrays["outlines"]).decode()))
+    except (KeyError, ValueError, TypeError):
+        return None
+    return Layers(base, *overlays, outlines)
 
 
 def _draw(view: View, scale: float, board: Mapping[str, Any], labels: Mapping[str, Label],
@@ -111,4 +121,4 @@ def _draw(view: View, scale: float, board: Mapping[str, Any], labels: Mapping[st
     marks = Overlay.of(_pixels(figure))
     figure, ax = map_figure(view, scale, "none")
     draw_wrap(ax, view)
-    return Layers(base, marks, Overlay.of(_pixels(figure)))
+    return Layers(base, marks, Overlay.of(_pixels(figure)), space_outlines(view, labels, scale))
