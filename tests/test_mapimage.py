@@ -570,7 +570,7 @@ def test_scale_must_be_positive() -> None:
 def test_a_map_is_the_same_drawn_anew_or_from_what_was_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The board's layers and the writing are drawn once and kept, in the process and on disk: a map
     drawn with them kept, with them forgotten, in another process from the disk, or from a kept file
-    that is cut short, has the same pixels."""
+    that is cut short, has the same pixels; what another version of the code kept is removed."""
     monkeypatch.setenv("PBEM_CACHE_DIR", str(tmp_path / "cache"))
     program = f"""
 import json, sys, yaml
@@ -593,7 +593,11 @@ maps = b"".join(draw_map(state, board, graphics, events, theatre=theatre, title=
         exec(program, done)
         return done["maps"]
 
+    older = tmp_path / "cache" / "layers-0123456789abcdef-0123.npz"  # kept by another version of the code
+    older.parent.mkdir()
+    older.write_bytes(b"older")
     anew = drawn()  # and kept on disk
+    assert not older.exists()
     assert drawn(process=True) == anew
     forget_drawings()
     assert drawn() == anew  # from the disk

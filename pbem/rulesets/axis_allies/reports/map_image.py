@@ -102,8 +102,8 @@ def draw_map(state: Mapping[str, Any], board: Mapping[str, Any], graphics: Mappi
         title.draw(renderer)
         keep_sprites()
         keep_text_sizes()
-        return image[:, :, :3].copy(), map_info(view, labels, layers.outlines, state, events,
-                                                            image.shape[1::-1], scale)
+        info = map_info(view, labels, layers.outlines, state, events, image.shape[1::-1], scale)
+        return image[:, :, :3].copy(), info
 
 
 def forget_drawings() -> None:
