@@ -593,16 +593,17 @@ maps = b"".join(draw_map(state, board, graphics, events, theatre=theatre, title=
         exec(program, done)
         return done["maps"]
 
-    older = tmp_path / "cache" / "layers-0123456789abcdef-0123.npz"  # kept by another version of the code
-    older.parent.mkdir()
+    older = tmp_path / "cache" / "aa-map-layers" / "0123456789abcdef-0123"  # kept by another version of the code
+    older.parent.mkdir(parents=True)
     older.write_bytes(b"older")
     anew = drawn()  # and kept on disk
     assert not older.exists()
     assert drawn(process=True) == anew
     forget_drawings()
     assert drawn() == anew  # from the disk
-    for kept in (tmp_path / "cache").iterdir():
-        kept.write_bytes(kept.read_bytes()[:1000])
+    for kept in (tmp_path / "cache").rglob("*"):
+        if kept.is_file():
+            kept.write_bytes(kept.read_bytes()[:1000])
     assert drawn(process=True) == anew
     shutil.rmtree(tmp_path / "cache")
     assert drawn() == anew
