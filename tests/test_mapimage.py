@@ -586,8 +586,9 @@ maps = b"".join(draw_map(state, board, graphics, events, theatre=theatre, title=
 
     def drawn(process: bool = False) -> bytes:
         if process:
-            return subprocess.run([sys.executable, "-c", program + "sys.stdout.buffer.write(maps)"],
-                                  capture_output=True, check=True).stdout
+            # and without pyplot, the heaviest part of matplotlib, which no drawing needs
+            check = 'assert "matplotlib.pyplot" not in sys.modules\nsys.stdout.buffer.write(maps)'
+            return subprocess.run([sys.executable, "-c", program + check], capture_output=True, check=True).stdout
         forget_drawings()
         done: dict[str, Any] = {}
         exec(program, done)
