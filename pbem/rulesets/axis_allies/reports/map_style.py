@@ -143,6 +143,8 @@ def text_size(text: str, style: str, size: float) -> tuple[float, float]:
         _SIZES.update(_sizes_from_disk())
     key = (text, style, size, matplotlib.rcParams["text.hinting"])
     if key not in _SIZES:
+        if len(_SIZES) >= 20_000:  # a process that draws many games forgets them all past this, rather than grow
+            _SIZES.clear()
         w, h, _ = _MEASURE.get_text_width_height_descent(text, font(style, size), ismath=False)
         _SIZES[key] = (w, h)
         _SIZES_STATE["measured"] = True
