@@ -10,6 +10,9 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
+import shutil
+import subprocess
+import sys
 from collections import Counter
 from functools import cache
 from pathlib import Path
@@ -18,16 +21,14 @@ from typing import Any
 import numpy as np
 import pytest
 import yaml
-from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.colors import to_rgb
-from matplotlib.figure import Figure
 from matplotlib.image import imread
 from matplotlib.path import Path as MplPath
 from PIL import Image
 
 from pbem.render.palette import palette_image
 from pbem.rulesets import get_ruleset
-from pbem.rulesets.axis_allies.reports.map_image import draw_map
+from pbem.rulesets.axis_allies.reports.map_image import draw_map, forget_drawings
 from pbem.rulesets.axis_allies.reports.map_info import MapInfo
 from pbem.rulesets.axis_allies.reports.map_labels import layout, make_labels
 from pbem.rulesets.axis_allies.reports.map_moves import move_polyline
@@ -355,12 +356,14 @@ def test_europe_ipc_values_beside_names(tmp_path: Path, monkeypatch: pytest.Monk
     from pbem.rulesets.axis_allies.reports.map_marks import ipc_badge
     drawn: list[str] = []
 
-    def record(ax: Any, x: float, y: float, text: str, *args: Any, **kwargs: Any) -> None:
+    def record(text: str, *args: Any, **kwargs: Any) -> Any:
         drawn.append(text)
-        ipc_badge(ax, x, y, text, *args, **kwargs)
+        return ipc_badge(text, *args, **kwargs)
 
     for layer in (map_spaces, map_labels, map_legend):  # each imported the badge: patch it where it is drawn
         monkeypatch.setattr(layer, "ipc_badge", record)
+    monkeypatch.setenv("PBEM_CACHE_DIR", str(tmp_path / "cache"))
+    forget_drawings()  # the board's markers and legend are drawn again, not reused
     _europe_map(tmp_path, {})
     board = _europe_board()
     values = [str(s["ipc"]) for s in (*board["territories"], *board["sea_zones"]) if s.get("ipc")]
@@ -453,8 +456,7 @@ def _laid_out(events: list[dict[str, Any]]) -> dict[str, Any]:
     board, _, graphics = _load()
     labels = make_labels(graphics, board)
     territories = {t["name"]: t for t in board["territories"]}
-    layout(labels, make_view(graphics), FigureCanvasAgg(Figure()).get_renderer(), opening_state(), events,
-           territories)
+    layout(labels, make_view(graphics), opening_state(), events, territories)
     return labels
 
 
@@ -563,3 +565,46 @@ def test_unit_stack_words() -> None:
 def test_scale_must_be_positive() -> None:
     with pytest.raises(ValueError, match="scale"):
         _info(scale=0)
+
+
+def test_a_map_is_the_same_drawn_anew_or_from_what_was_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The board's layers and the writing are drawn once and kept, in the process and on disk: a map
+    drawn with them kept, with them forgotten, in another process from the disk, or from a kept file
+    that is cut short, has the same pixels; what another version of the code kept is removed."""
+    monkeypatch.setenv("PBEM_CACHE_DIR", str(tmp_path / "cache"))
+    program = f"""
+import json, sys, yaml
+from pbem.rulesets import get_ruleset
+from pbem.rulesets.axis_allies.reports.map_image import draw_map
+example = {str(Path(__file__).resolve().parents[1] / "examples/aa-revised/02-germany")!r}
+state = yaml.safe_load(open(example + "/state.yaml", encoding="utf-8"))
+events = [json.loads(line) for line in open(example + "/events.jsonl", encoding="utf-8")]
+board, graphics = get_ruleset("aa-revised").map_data()
+maps = b"".join(draw_map(state, board, graphics, events, theatre=theatre, title="Kept", scale=scale)[0].tobytes()
+                for theatre, scale in ((None, 1.4), ("europe", 1.0)))
+"""
+
+    def drawn(process: bool = False) -> bytes:
+        if process:
+            # and without pyplot, the heaviest part of matplotlib, which no drawing needs
+            check = 'assert "matplotlib.pyplot" not in sys.modules\nsys.stdout.buffer.write(maps)'
+            return subprocess.run([sys.executable, "-c", program + check], capture_output=True, check=True).stdout
+        forget_drawings()
+        done: dict[str, Any] = {}
+        exec(program, done)
+        return done["maps"]
+
+    older = tmp_path / "cache" / "aa-map-layers" / "0123456789abcdef-0123"  # kept by another version of the code
+    older.parent.mkdir(parents=True)
+    older.write_bytes(b"older")
+    anew = drawn()  # and kept on disk
+    assert not older.exists()
+    assert drawn(process=True) == anew
+    forget_drawings()
+    assert drawn() == anew  # from the disk
+    for kept in (tmp_path / "cache").rglob("*"):
+        if kept.is_file():
+            kept.write_bytes(kept.read_bytes()[:1000])
+    assert drawn(process=True) == anew
+    shutil.rmtree(tmp_path / "cache")
+    assert drawn() == anew

@@ -13,8 +13,12 @@ import io
 from collections.abc import Mapping, Sequence
 
 import matplotlib
-from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.axes import Axes
+from matplotlib.backends.backend_agg import FigureCanvasAgg, RendererAgg
 from matplotlib.figure import Figure
+from matplotlib.font_manager import FontProperties
+from matplotlib.lines import Line2D
+from matplotlib.transforms import Affine2D, ScaledTranslation
 
 from pbem.core.words import Words
 from pbem.render.palette import palette_png
@@ -65,6 +69,29 @@ def _win_line(ax, win: int, label: str) -> None:
                 va="bottom")
 
 
+_LEGEND_PT = 9
+
+
+def _legend_row(figure: Figure, ax: Axes) -> None:
+    """The chart's lines named in a row between its title and the chart, where ``ax.legend(ncols=5,
+    loc="lower left", bbox_to_anchor=(0, 1), frameon=False, handlelength=1.4, columnspacing=1.0,
+    borderaxespad=0.1)`` puts them (points from the chart's top left corner), drawn as plain lines and
+    writing: a legend lays itself out again at every drawing, and took a third of the charts' time."""
+    points = Affine2D().scale(1 / 72) + figure.dpi_scale_trans + ScaledTranslation(0, 1, ax.transAxes)
+    measure = RendererAgg(1, 1, 72)  # a pixel at 72 dpi is a point
+    x = 0.5 * _LEGEND_PT
+    for line in [line for line in ax.get_lines() if not line.get_label().startswith("_")]:
+        handle = Line2D([x, x + 0.7 * _LEGEND_PT, x + 1.4 * _LEGEND_PT], [1.09 * _LEGEND_PT] * 3)
+        handle.update_from(line)
+        handle.set(drawstyle="default", markevery=[1], transform=points, label="_legend")
+        ax.add_artist(handle)
+        handle.set_clip_on(False)
+        x += 2.2 * _LEGEND_PT
+        ax.text(x, 0.5 * _LEGEND_PT, line.get_label(), fontsize=_LEGEND_PT, va="bottom", transform=points)
+        x += measure.get_text_width_height_descent(line.get_label(), FontProperties(size=_LEGEND_PT), False)[0]
+        x += _LEGEND_PT
+
+
 def _figure(points: Sequence[Point], w: Words, colours: Mapping[str, str]) -> Figure:
     xs = list(range(len(points)))
     last = points[-1].summary
@@ -99,12 +126,16 @@ def _figure(points: Sequence[Point], w: Words, colours: Mapping[str, str]) -> Fi
               "Victory cities per side" if last["needed"] else "Enemy capitals held per side")
     for ax, title in zip(axes, titles):
         # the legend sits in a row between the title and the chart, where it hides no line
-        ax.set_title(title, loc="left", fontsize=12, fontweight="bold", pad=20)
-        ax.legend(fontsize=9, ncols=5, loc="lower left", bbox_to_anchor=(0, 1.0), frameon=False,
-                  handlelength=1.4, columnspacing=1.0, borderaxespad=0.1)
+        # y given: nothing is above the chart, so matplotlib need not measure every tick to place the title
+        ax.set_title(title, loc="left", fontsize=12, fontweight="bold", pad=20, y=1.0)
+        _legend_row(figure, ax)
         ax.grid(axis="y", color="#e4e0d6", linewidth=0.8)
         ax.set_xlim(-0.3, max(1, len(points) - 1) + 0.3)
         ax.tick_params(labelsize=9)
+        # no y label, and an x label only below the last chart: placing an empty one measures every tick label
+        ax.yaxis.set_label_coords(0, 0)
+        if ax is not cities:
+            ax.xaxis.set_label_coords(0, 0)
     cities.set_xticks(ticks, labels)
     cities.set_xticks(every_turn, minor=True)
     cities.tick_params(which="minor", length=3)

@@ -12,8 +12,12 @@ board to image pixels ``map_view``'s. Besides the pixels, ``draw_map`` returns w
 (``map_info.MapInfo``), for a page that zooms into the image or shows tooltips; its ``scale`` draws
 the same picture at a higher resolution.
 
-The same inputs always give the same pixels: the fonts are bundled with matplotlib, and size and
-dpi follow from the arguments alone; the reports make palette PNGs of them
+What no turn changes (the sea, neutral land, markers, legend, the wrapped edges) is drawn once for
+each board, window and scale (``map_layers``), and each piece of writing once (``map_sprites``); a
+turn draws its land, battles and arrows with Agg's renderer between those layers and lays its
+writing on them. The same inputs always give the same pixels, whether the layers and writing were
+just drawn or kept: the fonts are bundled with matplotlib, size and dpi follow from the arguments
+alone, and the kept pixels are always laid the same way; the reports make palette PNGs of them
 (``palette.palette_image``), which carry no varying metadata. The drawing reads the state, the
 board and the events; it never decides a rule.
 """
@@ -25,17 +29,18 @@ from typing import Any
 
 import matplotlib
 import numpy as np
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
-from matplotlib.patches import Rectangle
+from matplotlib.axes import Axes
+from matplotlib.backends.backend_agg import RendererAgg
 
 from pbem.rulesets.axis_allies.reports.map_info import MapInfo, map_info
-from pbem.rulesets.axis_allies.reports.map_labels import draw_labels, layout, make_labels
-from pbem.rulesets.axis_allies.reports.map_legend import Legend, draw_legend
+from pbem.rulesets.axis_allies.reports.map_labels import layout, make_labels, writings
+from pbem.rulesets.axis_allies.reports.map_layers import Layers, forget_layers, map_figure, static_layers
+from pbem.rulesets.axis_allies.reports.map_marks import Writing
 from pbem.rulesets.axis_allies.reports.map_moves import draw_moves, draw_rockets
-from pbem.rulesets.axis_allies.reports.map_spaces import draw_battle_outlines, draw_markers, draw_polygons, draw_wrap
-from pbem.rulesets.axis_allies.reports.map_style import MAP_COLOURS, font
-from pbem.rulesets.axis_allies.reports.map_view import DPI, make_view
+from pbem.rulesets.axis_allies.reports.map_spaces import draw_battle_outlines, draw_polygons
+from pbem.rulesets.axis_allies.reports.map_sprites import forget_sprites, keep_sprites, lay, sprite
+from pbem.rulesets.axis_allies.reports.map_style import font, keep_text_sizes
+from pbem.rulesets.axis_allies.reports.map_view import make_view
 
 _RC: dict[Any, Any] = {  # rcParams for this drawing only
     "text.hinting": "force_autohint",
@@ -75,40 +80,51 @@ def draw_map(state: Mapping[str, Any], board: Mapping[str, Any], graphics: Mappi
         raise ValueError(f"scale must be above 0, not {scale!r}")
     view = make_view(graphics, theatre)
     territories = {t["name"]: t for t in board.get("territories", [])}
-    names = {p: p for p in view.style.powers} | {p["id"]: p.get("name", p["id"])
-                                            for p in board.get("powers", [])}
     events = list(events or [])
     labels = make_labels(graphics, board)
     with matplotlib.rc_context(_RC):
-        fig = Figure(figsize=(view.width_px / DPI, view.height_px / DPI), dpi=DPI,
-                     facecolor="#ffffff")
-        canvas = FigureCanvasAgg(fig)
-        layout(labels, view, canvas.get_renderer(), state, events, territories)
-        height = view.height_px
-        ax = fig.add_axes((0, view.bottom_px / height, 1, view.map_height_px / height))
-        ax.set_xlim(view.x0, view.x1)
-        ax.set_ylim(view.y1, view.y0)
-        ax.set_axis_off()
-        ax.add_patch(Rectangle((view.x0, view.y0), view.x1 - view.x0, view.y1 - view.y0,
-                               facecolor=MAP_COLOURS["background"], linewidth=0, zorder=0))
+        layers = static_layers(view, scale, board, graphics, labels, theatre)
+        layout(labels, view, state, events, territories)
+        fig, ax = map_figure(view, scale)
         convoy_zones = [z["name"] for z in board.get("sea_zones", []) if z.get("ipc")]
         draw_polygons(ax, view, labels, territories, state.get("control") or {}, convoy_zones)
         draw_battle_outlines(ax, view, labels)
-        draw_markers(ax, view, labels, territories)
         draw_moves(ax, view, labels, events)
         draw_rockets(ax, view, labels, events)
+        title = fig.text(12 / view.width_px, 1 - (view.top_px / 2) / view.height_px, title,
+                         fontproperties=font("bold", 15), ha="left", va="center")
+        renderer = RendererAgg(*fig.bbox.size, fig.dpi)  # as FigureCanvasAgg makes it
+        image = np.asarray(renderer.buffer_rgba())
+        image[...] = layers.base
         values = {t["name"]: t["ipc"] for t in board.get("territories", []) if t.get("ipc")}
         values |= {z["name"]: z["ipc"] for z in board.get("sea_zones", []) if z.get("ipc")}
-        draw_labels(ax, view, labels, values)
-        draw_wrap(ax, view)
-        middle = 1 - (view.top_px / 2) / height
-        fig.text(12 / view.width_px, middle, title, fontproperties=font("bold", 15),
-                 ha="left", va="center")
-        if theatre:
-            fig.text(1 - 12 / view.width_px, middle, f"{theatre.capitalize()} theatre",
-                     fontproperties=font("italic", 11), ha="right", va="center")
-        draw_legend(fig, view, names, Legend.of_board(board), canvas.get_renderer())
-        fig.set_dpi(DPI * scale)  # after the layout, which measured the writing at DPI
-        canvas.draw()
-        pixels = np.asarray(canvas.buffer_rgba())[:, :, :3].copy()
-        return pixels, map_info(view, labels, state, events, canvas.get_width_height(physical=True), scale)
+        _draw_turn(ax, renderer, image, layers, writings(view, labels, values))
+        title.draw(renderer)
+        keep_sprites()
+        keep_text_sizes()
+        info = map_info(view, labels, layers.outlines, state, events, image.shape[1::-1], scale)
+        return image[:, :, :3].copy(), info
+
+
+def forget_drawings() -> None:
+    """Forget every board's layers and every piece of writing drawn so far: the next map draws them anew."""
+    forget_layers()
+    forget_sprites()
+
+
+def _draw_turn(ax: Axes, renderer: RendererAgg, image: np.ndarray, layers: Layers,
+               written: list[tuple[float, float, float, Writing]]) -> None:
+    """The turn's drawing in the order of its layers: the land's owners and battles (matplotlib's
+    artists), the markers, the writing under the moves' arrows, the arrows, the writing over them (tags),
+    the wrapped edges."""
+    height = image.shape[0]
+    x0, y0, x1, y1 = ax.bbox.extents
+    window = (round(height - y1), round(height - y0), round(x0), round(x1))
+    anchors = ax.transData.transform(np.array([(x, y) for _, x, y, _ in written]).reshape(-1, 2))
+    steps = [(artist.get_zorder(), artist.draw, (renderer,)) for artist in [*ax.collections, *ax.patches]]
+    steps.append((4, layers.marks.lay, (image,)))
+    steps += [(zorder, lay, (image, sprite(writing, renderer.dpi), round(x), round(height - y), window))
+              for (zorder, _, _, writing), (x, y) in zip(written, anchors)]
+    steps.append((9, layers.edges.lay, (image,)))
+    for _, action, arguments in sorted(steps, key=lambda step: step[0]):
+        action(*arguments)

@@ -136,11 +136,9 @@ def _simplified(rings: Sequence[np.ndarray], tolerance: float) -> list[tuple[tup
     return outlines
 
 
-def map_info(view: View, labels: Mapping[str, Label], state: Mapping[str, Any],
-             events: Sequence[Mapping[str, Any]], size: tuple[int, int], scale: float) -> MapInfo:
-    """What was drawn where, for an image of ``size`` pixels drawn at ``scale``."""
-    units, cargo = state.get("units") or {}, state.get("cargo") or {}
-    placed = placements(events)
+def space_outlines(view: View, labels: Mapping[str, Label], scale: float) -> Outlines:
+    """Each space with a part in view and its simplified outlines in pixels of the image drawn at ``scale``:
+    the same for every turn on a board."""
     drawn = []
     for label in labels.values():
         rings = [ring + (dx, 0.0) for dx in view.offsets(label.xmin, label.xmax) for ring in label.rings]
@@ -149,12 +147,24 @@ def map_info(view: View, labels: Mapping[str, Label], state: Mapping[str, Any],
         if rings:
             drawn.append((label.name, [_to_pixels(view, ring, scale) for ring in rings]))
     outlines = iter(_simplified([ring for _, rings in drawn for ring in rings], OUTLINE_TOLERANCE_PX * scale))
+    return tuple((name, tuple(next(outlines) for _ in rings)) for name, rings in drawn)
+
+
+Outlines = tuple[tuple[str, tuple[tuple[tuple[int, int], ...], ...]], ...]
+
+
+def map_info(view: View, labels: Mapping[str, Label], outlines: Outlines, state: Mapping[str, Any],
+             events: Sequence[Mapping[str, Any]], size: tuple[int, int], scale: float) -> MapInfo:
+    """What was drawn where, for an image of ``size`` pixels drawn at ``scale`` (``outlines``: its
+    ``space_outlines``)."""
+    units, cargo = state.get("units") or {}, state.get("cargo") or {}
+    placed = placements(events)
     spaces = []
-    for name, rings in drawn:
+    for name, polygons in outlines:
         here, new = units.get(name) or {}, placed.get(name, {})
         stack = tuple(unit_stack_words(view.style, power, here.get(power, {}), cargo.get(name, ()), new.get(power))
                       for power in view.style.ordered_powers(set(here) | set(new)))
-        spaces.append(MapSpace(name, tuple(next(outlines) for _ in rings), stack))
+        spaces.append(MapSpace(name, polygons, stack))
     box = _action_box(view, labels, events)
     action = None
     if box is not None:

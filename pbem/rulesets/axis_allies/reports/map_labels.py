@@ -2,7 +2,7 @@
 unit boxes below, one per power in turn order. ``layout`` measures them and chooses where each
 space's writing goes, among its label centre and its unit placement points (for nearly every
 space TripleA's first placement point is the label centre), so that the writing covers as little
-as it can of other writing and of the markers; ``draw_labels`` draws it.
+as it can of other writing and of the markers; ``writings`` says what to write where.
 """
 
 from __future__ import annotations
@@ -12,18 +12,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from matplotlib.axes import Axes
-from matplotlib.backend_bases import RendererBase
 
-from pbem.rulesets.axis_allies.reports.map_marks import Tag, draw_tag, ipc_badge, unit_box
+from pbem.rulesets.axis_allies.reports.map_marks import Tag, Writing, ipc_badge, tag_box, unit_box
 from pbem.rulesets.axis_allies.reports.map_stacks import count_items, placements, unit_stack_lines, wrap_items
 from pbem.rulesets.axis_allies.reports.map_style import (
     BATTLE_COLOURS,
     BOX_GAP_PX,
     BOX_PAD_PX,
     BURST,
+    DPI,
     DAMAGE_COLOURS,
-    HALO,
     LINE_SPACING,
     MAP_COLOURS,
     NAME_PT,
@@ -31,10 +29,10 @@ from pbem.rulesets.axis_allies.reports.map_style import (
     STACK_PT,
     STACK_TOP_PX,
     TAG_PT,
-    font,
     ink_on,
+    text_size,
 )
-from pbem.rulesets.axis_allies.reports.map_view import DPI, View
+from pbem.rulesets.axis_allies.reports.map_view import View
 
 
 @dataclass
@@ -96,12 +94,6 @@ def make_labels(graphics: Mapping[str, Any], board: Mapping[str, Any]) -> dict[s
     return labels
 
 
-def text_size(renderer: RendererBase, text: str, style: str, size: float) -> tuple[float, float]:
-    """Width and height in pixels of one line of ``text``."""
-    w, h, _ = renderer.get_text_width_height_descent(text, font(style, size), ismath=False)
-    return w, h
-
-
 def _battle_outcome(end: Mapping[str, Any]) -> str:
     winner = end.get("winner")
     if winner == "attacker":
@@ -125,8 +117,7 @@ def _damage_tags(events: Sequence[Mapping[str, Any]]) -> list[tuple[str, Tag]]:
             for (space, what), ipc in paid.items()]
 
 
-def layout(labels: dict[str, Label], view: View, renderer: RendererBase,
-           state: Mapping[str, Any], events: Sequence[Mapping[str, Any]],
+def layout(labels: dict[str, Label], view: View, state: Mapping[str, Any], events: Sequence[Mapping[str, Any]],
            territories: Mapping[str, Mapping[str, Any]]) -> None:
     """Measure names, tags and unit boxes; fill in each label's boxes and extent; choose where
     each label goes."""
@@ -153,11 +144,11 @@ def layout(labels: dict[str, Label], view: View, renderer: RendererBase,
     tag_pad = 0.25 * TAG_PT * k * DPI / 72
     for label in labels.values():
         label.name_size = (SEA_NAME_PT if label.is_sea else NAME_PT) * k
-        w, h = text_size(renderer, label.text, "italic" if label.is_sea else "regular",
+        w, h = text_size(label.text, "italic" if label.is_sea else "regular",
                          label.name_size)
         label.name_h, label.name_w, label.width, label.top = h, w, w, -h
         for tag in label.tags:
-            w, h = text_size(renderer, tag.text, "bold", TAG_PT * k)
+            w, h = text_size(tag.text, "bold", TAG_PT * k)
             tag.height_px = h + 2 * tag_pad + 2
             label.width = max(label.width, w + 2 * tag_pad)
             label.top -= tag.height_px
@@ -171,7 +162,7 @@ def layout(labels: dict[str, Label], view: View, renderer: RendererBase,
                 if not lines:
                     continue
                 lines = view.style.marked(power, lines)
-                width = max(text_size(renderer, line, "bold", STACK_PT * k)[0] for line in lines)
+                width = max(text_size(line, "bold", STACK_PT * k)[0] for line in lines)
                 height = len(lines) * line_px + 2 * BOX_PAD_PX * k
                 label.boxes.append(_Box(power, "\n".join(lines), height, is_new))
                 label.width = max(label.width, width + 2 * BOX_PAD_PX * k)
@@ -194,7 +185,7 @@ def _place_labels(labels: dict[str, Label], view: View,
     the one with the least overlap. Overlaps across the east-west edge count too.
     """
     width = float(view.board_width)
-    shifts = np.array([0.0, -width, width])
+    shifts = np.array([[0.0], [-width], [width]])
     placed = np.zeros((0, 4))  # x0, y0, x1, y1 of the labels already placed (board units)
     markers = []
     for label in labels.values():
@@ -209,12 +200,11 @@ def _place_labels(labels: dict[str, Label], view: View,
     def overlap(rect: np.ndarray, others: np.ndarray) -> float:
         if not len(others):
             return 0.0
+        w = np.minimum(rect[2] + shifts, others[:, 2]) - np.maximum(rect[0] + shifts, others[:, 0])
+        h = np.minimum(rect[3], others[:, 3]) - np.maximum(rect[1], others[:, 1])
         total = 0.0
-        for shift in shifts:
-            w = (np.minimum(rect[2] + shift, others[:, 2])
-                 - np.maximum(rect[0] + shift, others[:, 0]))
-            h = np.minimum(rect[3], others[:, 3]) - np.maximum(rect[1], others[:, 1])
-            total += float(np.sum(np.clip(w, 0, None) * np.clip(h, 0, None)))
+        for area in np.sum(np.clip(w, 0, None) * np.clip(h, 0, None), axis=1):  # each shift's, added in turn
+            total += float(area)
         return total
 
     def order(label: Label) -> tuple[Any, ...]:
@@ -237,30 +227,30 @@ def _place_labels(labels: dict[str, Label], view: View,
         placed = np.vstack([placed, [x + left, y + top, x + right, y + bottom]])
 
 
-def draw_labels(ax: Axes, view: View, labels: Mapping[str, Label],
-                values: Mapping[str, int]) -> None:
-    """Names, battle tags and unit boxes; the IPC value beside the name of a space whose drawing
-    data has no place for it (Europe's map marks no values; its convoy zones have one too)."""
+def writings(view: View, labels: Mapping[str, Label],
+             values: Mapping[str, int]) -> list[tuple[float, float, float, Writing]]:
+    """Names, battle tags and unit boxes as (zorder, x, y, writing); the IPC value beside the name of a space
+    whose drawing data has no place for it (Europe's map marks no values; its convoy zones have one too)."""
     k = view.text_scale
+    drawn = []
     for label in labels.values():
         cx, cy = label.anchor
         value = values.get(label.name) if "ipc" not in label.data else None
+        name = Writing(label.text, "italic" if label.is_sea else "regular", label.name_size,
+                       MAP_COLOURS["sea_name" if label.is_sea else "name"], va="bottom", halo=True)
         for dx in view.offsets(cx, cx, margin=label.width / view.scale):
             x = cx + dx
-            ax.text(x, cy, label.text, fontproperties=font("italic" if label.is_sea else
-                                                           "regular", label.name_size),
-                    ha="center", va="bottom", zorder=6, clip_on=True,
-                    color=MAP_COLOURS["sea_name" if label.is_sea else "name"],
-                    path_effects=HALO)
+            drawn.append((6, x, cy, name))
             if value:
-                ipc_badge(ax, x + (label.name_w / 2 + 8 * k) / view.scale,
-                          cy - label.name_h / 2 / view.scale, str(value), k, zorder=6.5)
+                drawn.append((6.5, x + (label.name_w / 2 + 8 * k) / view.scale, cy - label.name_h / 2 / view.scale,
+                              ipc_badge(str(value), k)))
             above = label.name_h + 4
             for tag in label.tags:
-                draw_tag(ax, x, cy - above / view.scale, tag, k)
+                drawn.append((8, x, cy - above / view.scale, tag_box(tag, k)))
                 above += tag.height_px
             top = STACK_TOP_PX * k
             for box in label.boxes:
-                unit_box(ax, x, cy + (top + BOX_PAD_PX * k) / view.scale, box.text, k,
-                         view.style.colours(box.power), box.placed)
+                drawn.append((7, x, cy + (top + BOX_PAD_PX * k) / view.scale,
+                              unit_box(box.text, k, view.style.colours(box.power), box.placed)))
                 top += box.height_px + BOX_GAP_PX
+    return drawn

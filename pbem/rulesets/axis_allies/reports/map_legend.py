@@ -9,17 +9,15 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from matplotlib.backend_bases import RendererBase
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-from pbem.rulesets.axis_allies.reports.map_labels import text_size
 from pbem.rulesets.axis_allies.reports.map_marks import (
     Tag,
     arc_points,
     draw_arrow,
-    draw_tag,
     ipc_badge,
+    tag_box,
     unit_box,
     victory_city,
 )
@@ -35,6 +33,7 @@ from pbem.rulesets.axis_allies.reports.map_style import (
     STACK_PT,
     TAG_PT,
     font,
+    text_size,
 )
 from pbem.rulesets.axis_allies.reports.map_view import View
 
@@ -54,8 +53,7 @@ class Legend:
                    any(t.get("victory_city") for t in board.get("territories", [])))
 
 
-def draw_legend(fig: Figure, view: View, names: Mapping[str, str], legend: Legend,
-                renderer: RendererBase) -> None:
+def draw_legend(fig: Figure, view: View, names: Mapping[str, str], legend: Legend) -> None:
     ax = fig.add_axes((0, 0, 1, view.bottom_px / view.height_px))
     ax.set_xlim(0, view.width_px)
     ax.set_ylim(view.bottom_px, 0)
@@ -73,7 +71,8 @@ def draw_legend(fig: Figure, view: View, names: Mapping[str, str], legend: Legen
     style = view.style
     for power, colours in style.powers.items():
         swatch(x, colours["land"])
-        unit_box(ax, x + 30, row1, style.marked(power, ["3inf"])[0], 1.0, colours, False, va="center", ha="left")
+        unit_box(style.marked(power, ["3inf"])[0], 1.0, colours, False, va="center", ha="left").draw(
+            ax, x + 30, row1, 7)
         ax.text(x + 72, row1, names.get(power, power), fontproperties=regular, ha="left",
                 va="center")
         x += 180
@@ -97,7 +96,7 @@ def draw_legend(fig: Figure, view: View, names: Mapping[str, str], legend: Legen
         victory_city(ax, [x + 10], [row1], 1.0)
         ax.text(x + 24, row1, "victory city", fontproperties=regular, ha="left", va="center")
         x += 120
-    ipc_badge(ax, x + 10, row1, "6", 1.0)
+    ipc_badge("6", 1.0).draw(ax, x + 10, row1, 4.3)
     ax.text(x + 24, row1, "IPC value", fontproperties=regular, ha="left", va="center")
 
     x = 12.0
@@ -105,9 +104,9 @@ def draw_legend(fig: Figure, view: View, names: Mapping[str, str], legend: Legen
     x += 52
     for unit, code in style.unit_labels.items():
         ax.text(x, row2, code, fontproperties=bold, ha="left", va="center")
-        x += text_size(renderer, code, "bold", 8.0)[0] + 5
+        x += text_size(code, "bold", 8.0)[0] + 5
         ax.text(x, row2, style.words.unit(unit), fontproperties=regular, ha="left", va="center")
-        x += text_size(renderer, style.words.unit(unit), "regular", 8.0)[0] + 18
+        x += text_size(style.words.unit(unit), "regular", 8.0)[0] + 18
     ax.text(x, row2, CARGO_MARK, fontproperties=bold, ha="left", va="center")
     ax.text(x + 14, row2, "aboard transports (suffix: another power's)",
             fontproperties=regular, ha="left", va="center")
@@ -119,7 +118,7 @@ def draw_legend(fig: Figure, view: View, names: Mapping[str, str], legend: Legen
     def explain(mark_width: float, text: str) -> None:
         nonlocal x
         ax.text(x + mark_width + 8, row3, text, fontproperties=regular, ha="left", va="center")
-        x += mark_width + 8 + text_size(renderer, text, "regular", 8.0)[0] + 22
+        x += mark_width + 8 + text_size(text, "regular", 8.0)[0] + 22
 
     for line_style, text in (("-", "combat move"), (NONCOMBAT_DASHES, "non-combat move")):
         draw_arrow(ax, np.array([[x, row3], [x + 40, row3]]), "#000000", line_style, zorder=1)
@@ -131,11 +130,11 @@ def draw_legend(fig: Figure, view: View, names: Mapping[str, str], legend: Legen
         ax.add_patch(Rectangle((x, row3 - 7), 22, 14, facecolor="none",
                                edgecolor=BATTLE_COLOURS[outcome], linewidth=2.6))
         explain(22, text)
-    unit_box(ax, x, row3, "+2inf", 1.0, {"unit": "#000000"}, True, va="center", ha="left")
-    explain(text_size(renderer, "+2inf", "bold", STACK_PT)[0] + 2 * BOX_PAD_PX, "units placed")
+    unit_box("+2inf", 1.0, {"unit": "#000000"}, True, va="center", ha="left").draw(ax, x, row3, 7)
+    explain(text_size("+2inf", "bold", STACK_PT)[0] + 2 * BOX_PAD_PX, "units placed")
     tag = Tag(f"{BURST} \u22123 IPC", DAMAGE_COLOURS["face"], DAMAGE_COLOURS["ink"])
-    draw_tag(ax, x + 3, row3, tag, 1.0, ha="left", va="center")
-    explain(text_size(renderer, tag.text, "bold", TAG_PT)[0] + 6, "bombing or rocket damage")
+    tag_box(tag, 1.0, ha="left", va="center").draw(ax, x + 3, row3, 8)
+    explain(text_size(tag.text, "bold", TAG_PT)[0] + 6, "bombing or rocket damage")
     draw_arrow(ax, arc_points(np.array([x, row3 + 3]), np.array([x + 44, row3 + 3]), bulge=0.1),
                DAMAGE_COLOURS["ink"], ROCKET_DOTS, zorder=1)
     explain(44, "rocket strike")

@@ -17,7 +17,9 @@ from pbem.rulesets.axis_allies.reports.map_style import (
     ARROW_HEAD_PT,
     ARROW_STYLE,
     BOX_PAD_PX,
+    DPI,
     LINE_SPACING,
+    HALO,
     MAP_COLOURS,
     PLACED_FACE,
     STACK_PT,
@@ -25,7 +27,7 @@ from pbem.rulesets.axis_allies.reports.map_style import (
     arrow_layers,
     font,
 )
-from pbem.rulesets.axis_allies.reports.map_view import DPI
+
 
 _ARROW_HEAD_PX = ARROW_HEAD_PT * DPI / 72
 
@@ -40,12 +42,42 @@ class Tag:
     height_px: float = 0.0
 
 
-def ipc_badge(ax: Axes, x: float, y: float, text: str, text_scale: float,
-              zorder: float = 4.3) -> None:
-    ax.text(x, y, text, fontproperties=font("bold", 5.6 * text_scale), ha="center",
-            va="center", color="#ffffff", zorder=zorder, clip_on=True,
-            bbox={"boxstyle": "circle,pad=0.2", "facecolor": "#2d2d2d", "edgecolor": "#ffffff",
-                  "linewidth": 0.5})
+@dataclass(frozen=True)
+class Writing:
+    """A piece of writing as matplotlib draws it, apart from where: the map draws each one once and
+    reuses its pixels (``map_sprites``), the legend draws it as it is (``draw``)."""
+
+    text: str
+    style: str
+    size: float
+    colour: str
+    ha: str = "center"
+    va: str = "center"
+    box: tuple[tuple[str, Any], ...] | None = None  # the ``bbox`` of ``Axes.text``, as sorted items
+    halo: bool = False
+    linespacing: float | None = None
+
+    def kwargs(self) -> dict[str, Any]:
+        """The keyword arguments of ``Axes.text`` that draw it."""
+        extra: dict[str, Any] = {"bbox": dict(self.box)} if self.box else {}
+        if self.halo:
+            extra["path_effects"] = HALO
+        if self.linespacing is not None:
+            extra["linespacing"] = self.linespacing
+        return {"fontproperties": font(self.style, self.size), "ha": self.ha, "va": self.va,
+                "color": self.colour, **extra}
+
+    def draw(self, ax: Axes, x: float, y: float, zorder: float) -> None:
+        ax.text(x, y, self.text, zorder=zorder, clip_on=True, **self.kwargs())
+
+
+def _box(**bbox: Any) -> tuple[tuple[str, Any], ...]:
+    return tuple(sorted(bbox.items()))
+
+
+def ipc_badge(text: str, text_scale: float) -> Writing:
+    return Writing(text, "bold", 5.6 * text_scale, "#ffffff",
+                   box=_box(boxstyle="circle,pad=0.2", facecolor="#2d2d2d", edgecolor="#ffffff", linewidth=0.5))
 
 
 def victory_city(ax: Axes, xs: list[float], ys: list[float], size: float) -> None:
@@ -54,25 +86,21 @@ def victory_city(ax: Axes, xs: list[float], ys: list[float], size: float) -> Non
     ax.scatter(xs, ys, s=6 * size, marker="o", facecolors="#000000", linewidths=0, zorder=4.1)
 
 
-def draw_tag(ax: Axes, x: float, y: float, tag: Tag, text_scale: float, ha: str = "center",
-             va: str = "bottom") -> None:
-    ax.text(x, y, tag.text, fontproperties=font("bold", TAG_PT * text_scale), ha=ha, va=va,
-            color=tag.ink, zorder=8, clip_on=True,
-            bbox={"boxstyle": "round,pad=0.25", "facecolor": tag.face, "edgecolor": "#000000",
-                  "linewidth": 0.5})
+def tag_box(tag: Tag, text_scale: float, ha: str = "center", va: str = "bottom") -> Writing:
+    return Writing(tag.text, "bold", TAG_PT * text_scale, tag.ink, ha, va,
+                   _box(boxstyle="round,pad=0.25", facecolor=tag.face, edgecolor="#000000", linewidth=0.5))
 
 
-def unit_box(ax: Axes, x: float, y: float, text: str, text_scale: float, colours: Mapping[str, str],
-             placed: bool, va: str = "top", ha: str = "center") -> None:
+def unit_box(text: str, text_scale: float, colours: Mapping[str, str], placed: bool, va: str = "top",
+             ha: str = "center") -> Writing:
     """A power's unit box; the units it placed this turn are written on ``PLACED_FACE``, edged in
     its colour."""
     pad = BOX_PAD_PX * 72 / DPI / STACK_PT
     face, edge, ink, edge_width = ((PLACED_FACE, colours["unit"], MAP_COLOURS["name"], 1.4) if placed
                                    else (colours["unit"], "#000000", colours["text"], 0.6))
-    ax.text(x, y, text, fontproperties=font("bold", STACK_PT * text_scale), ha=ha, va=va,
-            linespacing=LINE_SPACING, color=ink, zorder=7, clip_on=True,
-            bbox={"boxstyle": f"round,pad={pad:.3f},rounding_size=0.5", "facecolor": face,
-                  "edgecolor": edge, "linewidth": edge_width})
+    return Writing(text, "bold", STACK_PT * text_scale, ink, ha, va,
+                   _box(boxstyle=f"round,pad={pad:.3f},rounding_size=0.5", facecolor=face, edgecolor=edge,
+                        linewidth=edge_width), linespacing=LINE_SPACING)
 
 
 def trim(points: np.ndarray, start: float, end: float) -> np.ndarray | None:
@@ -109,9 +137,10 @@ def draw_arrow(ax: Axes, points: np.ndarray, colour: str, line_style: Any = "-",
         strokes.insert(1, (shaft, body, body_width, line_style, "-"))
     for i, (line, stroke, width, style, arrow_style) in enumerate(strokes):
         codes = [MplPath.MOVETO] + [MplPath.LINETO] * (len(line) - 1)
-        ax.add_patch(FancyArrowPatch(path=MplPath(line, codes), arrowstyle=arrow_style, color=stroke,
-                                     linewidth=width, linestyle=style, zorder=zorder + 0.01 * i,
-                                     clip_on=True, joinstyle="round", capstyle="butt"))
+        # add_artist, not add_patch: the limits are set, and measuring each arrow for them is wasted work
+        ax.add_artist(FancyArrowPatch(path=MplPath(line, codes), arrowstyle=arrow_style, color=stroke,
+                                      linewidth=width, linestyle=style, zorder=zorder + 0.01 * i,
+                                      clip_on=True, joinstyle="round", capstyle="butt"))
 
 
 def arc_points(start: np.ndarray, end: np.ndarray, bulge: float = 0.2, steps: int = 24) -> np.ndarray:

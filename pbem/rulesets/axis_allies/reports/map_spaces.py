@@ -19,27 +19,43 @@ from pbem.rulesets.axis_allies.reports.map_style import BATTLE_COLOURS, MAP_COLO
 from pbem.rulesets.axis_allies.reports.map_view import View
 
 
-def draw_polygons(ax: Axes, view: View, labels: Mapping[str, Label],
-                  territories: Mapping[str, Mapping[str, Any]],
-                  control: Mapping[str, str], convoy_zones: Sequence[str]) -> None:
-    sea, neutral, land, land_faces = [], [], [], []
+def _rings(view: View, label: Label) -> list:
+    """The space's outline rings, once for each copy of it in view."""
+    return [r + (dx, 0.0) for dx in view.offsets(label.xmin, label.xmax) for r in label.rings]
+
+
+def draw_waters(ax: Axes, view: View, labels: Mapping[str, Label],
+                territories: Mapping[str, Mapping[str, Any]]) -> None:
+    """Sea and the hatching of neutral land: what no turn changes, under the land's owners."""
+    sea, neutral = [], []
     for label in labels.values():
-        for dx in view.offsets(label.xmin, label.xmax):
-            rings = [r + (dx, 0.0) for r in label.rings]
-            if label.is_sea:
-                sea.extend(rings)
-            elif territories.get(label.name, {}).get("neutral"):
-                neutral.extend(rings)
-            else:
-                land.extend(rings)
-                land_faces.extend([view.style.land_colour(control.get(label.name)) if label.name in control
-                                   else MAP_COLOURS["uncontrolled"]] * len(rings))
+        if label.is_sea:
+            sea.extend(_rings(view, label))
+        elif territories.get(label.name, {}).get("neutral"):
+            neutral.extend(_rings(view, label))
     ax.add_collection(PolyCollection(sea, facecolors=MAP_COLOURS["sea"],
                                      edgecolors=MAP_COLOURS["sea_edge"], linewidths=0.7,
                                      zorder=1))
     ax.add_collection(PolyCollection(neutral, facecolors=MAP_COLOURS["neutral"],
                                      edgecolors=MAP_COLOURS["neutral_hatch"], linewidths=0,
                                      hatch="////", zorder=2))
+
+
+def draw_polygons(ax: Axes, view: View, labels: Mapping[str, Label],
+                  territories: Mapping[str, Mapping[str, Any]],
+                  control: Mapping[str, str], convoy_zones: Sequence[str]) -> None:
+    """Land in its controller's colour, every land border (neutral ones too), and convoy zones' holders."""
+    neutral, land, land_faces = [], [], []
+    for label in labels.values():
+        if label.is_sea:
+            continue
+        rings = _rings(view, label)
+        if territories.get(label.name, {}).get("neutral"):
+            neutral.extend(rings)
+        else:
+            land.extend(rings)
+            land_faces.extend([view.style.land_colour(control.get(label.name)) if label.name in control
+                               else MAP_COLOURS["uncontrolled"]] * len(rings))
     ax.add_collection(PolyCollection(neutral + land, facecolors=["none"] * len(neutral)
                                      + land_faces, edgecolors=MAP_COLOURS["land_edge"],
                                      linewidths=0.6, zorder=2.1))
@@ -49,10 +65,9 @@ def draw_polygons(ax: Axes, view: View, labels: Mapping[str, Label],
         label = labels.get(zone)
         if label is None or zone not in control:
             continue
-        for dx in view.offsets(label.xmin, label.xmax):
-            rings = [r + (dx, 0.0) for r in label.rings]
-            convoys.extend(rings)
-            holders.extend([view.style.colours(control[zone])["unit"]] * len(rings))
+        rings = _rings(view, label)
+        convoys.extend(rings)
+        holders.extend([view.style.colours(control[zone])["unit"]] * len(rings))
     if convoys:
         ax.add_collection(PolyCollection(convoys, facecolors="none", edgecolors=holders,
                                          linewidths=2.4, zorder=2.2))
@@ -89,7 +104,7 @@ def draw_markers(ax: Axes, view: View, labels: Mapping[str, Label],
         if info.get("ipc") and "ipc" in label.data:
             x, y = label.data["ipc"]
             for dx in view.offsets(x, x, margin=30):
-                ipc_badge(ax, x + dx, y, str(info["ipc"]), view.text_scale)
+                ipc_badge(str(info["ipc"]), view.text_scale).draw(ax, x + dx, y, 4.3)
     size = view.text_scale ** 2
     victory_city(ax, [x for x, _ in vcs], [y for _, y in vcs], size)
     ax.scatter([x for x, _, _ in caps], [y for _, y, _ in caps], s=150 * size, marker="*",

@@ -9,17 +9,22 @@ same inputs give the same pixels on every machine.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 import matplotlib
+import numpy as np
 from matplotlib import patheffects
+from matplotlib.backends.backend_agg import RendererAgg
 from matplotlib.colors import to_rgb
 from matplotlib.font_manager import FontProperties
 
 from pbem.core.words import Words
+from pbem.rulesets.axis_allies.reports import map_store
 
 #: Colours of everything that is not a power's.
 MAP_COLOURS: dict[str, str] = {
@@ -110,6 +115,9 @@ class Style:
         return sorted(powers, key=lambda p: (rank.get(p, len(rank)), p))
 
 
+#: The resolution at which the writing is measured and laid out (image pixels at scale 1).
+DPI = 100
+_MEASURE = RendererAgg(1, 1, DPI)
 _FONT_DIR = Path(matplotlib.get_data_path()) / "fonts" / "ttf"
 _FONT_FILES = {
     "regular": _FONT_DIR / "DejaVuSans.ttf",
@@ -118,8 +126,46 @@ _FONT_FILES = {
 }
 
 
+@cache
 def font(style: str, size: float) -> FontProperties:
     return FontProperties(fname=_FONT_FILES[style], size=size)
+
+
+_SIZES: dict[tuple[str, str, float, str], tuple[float, float]] = {}
+_SIZES_STATE = {"read": False, "measured": False}
+
+
+def text_size(text: str, style: str, size: float) -> tuple[float, float]:
+    """Width and height in pixels at ``DPI`` of one line of ``text`` (the hinting of the moment changes
+    them), measured once: kept in this process and on disk (``keep_text_sizes``)."""
+    if not _SIZES_STATE["read"]:
+        _SIZES_STATE["read"] = True
+        _SIZES.update(_sizes_from_disk())
+    key = (text, style, size, matplotlib.rcParams["text.hinting"])
+    if key not in _SIZES:
+        if len(_SIZES) >= 20_000:  # a process that draws many games forgets them all past this, rather than grow
+            _SIZES.clear()
+        w, h, _ = _MEASURE.get_text_width_height_descent(text, font(style, size), ismath=False)
+        _SIZES[key] = (w, h)
+        _SIZES_STATE["measured"] = True
+    return _SIZES[key]
+
+
+def keep_text_sizes() -> None:
+    if _SIZES_STATE["measured"]:
+        sizes = json.dumps([[*key, *size] for key, size in _SIZES.items()])
+        map_store.write("sizes", map_store.key("sizes", DPI), {"sizes": np.frombuffer(sizes.encode(), np.uint8)})
+        _SIZES_STATE["measured"] = False
+
+
+def _sizes_from_disk() -> dict[tuple[str, str, float, str], tuple[float, float]]:
+    arrays = map_store.read("sizes", map_store.key("sizes", DPI))
+    try:
+        return {(text, style, float(size), hinting): (float(w), float(h))
+                for text, style, size, hinting, w, h in json.loads(bytes(arrays["sizes"]).decode())
+                if isinstance(text, str) and style in _FONT_FILES and isinstance(hinting, str)}
+    except Exception:  # none kept, or not what this code keeps: measured again
+        return {}
 
 
 # Sizes of writing (points; at 100 dpi a point is 1.39 px) and boxes (image pixels).

@@ -15,9 +15,8 @@ from typing import Any
 
 from pbem.rulesets.axis_allies.reports.map_style import Style
 
-#: Width of every image in pixels, and its resolution (both part of byte-identical output).
+#: Width of every image in pixels (its resolution is ``DPI``; both part of byte-identical output).
 IMAGE_WIDTH = 2000
-DPI = 100
 _TITLE_PX = 46
 _LEGEND_PX = 92
 #: How much of the opposite edge the full map repeats on each side (board pixels).
