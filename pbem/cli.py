@@ -8,8 +8,6 @@ import os
 import sys
 import textwrap
 from dataclasses import asdict, replace
-from importlib import metadata
-from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Optional
 
@@ -19,6 +17,7 @@ from pbem.core.dice import commitment, new_chain_secret
 from pbem.core.errors import InputError, Problem, display_path, escape_controls
 from pbem.core.folder import GAME_FILE, REVEAL_FILE, SECRET_FILE, STATE_FILE, game_folder_of
 from pbem.core.chain import read_secret, seed_for_turn, write_secret
+from pbem.core.plugins import plugins
 from pbem.core.preview import preview, preview_text
 from pbem.core.hidden import digest_commitment, hidden_key, read_hidden_key
 from pbem.core.schemas import SCHEMA_NAMES, found_without, schema_data, schema_text, validate, without_refused
@@ -33,6 +32,7 @@ app = typer.Typer(no_args_is_help=True, context_settings={"help_option_names": [
 
 def _print_version(wanted: bool) -> None:
     if wanted:
+        from importlib import metadata
         typer.echo(f"pbem {metadata.version('pbem')}")
         raise typer.Exit()
 
@@ -687,7 +687,7 @@ def _add_game_commands() -> None:
     """The commands games add through the entry point group `pbem.commands` (the Axis & Allies family's
     `odds`); a name the core uses stays the core's."""
     taken = {info.name or info.callback.__name__.replace("_", "-") for info in app.registered_commands}
-    for point in sorted(entry_points(group=GROUP), key=lambda point: point.name):
+    for point in plugins(GROUP):
         if point.name not in taken:
             app.command(point.name)(point.load())
 

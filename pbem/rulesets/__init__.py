@@ -4,13 +4,11 @@ shipped on its own would (pyproject.toml). Nothing here names a game."""
 
 from __future__ import annotations
 
-from importlib.metadata import entry_points
-
+from pbem.core.plugins import plugins
 from pbem.core.ruleset import Ruleset
 
 GROUP = "pbem.games"
-RULESETS = {point.name: lambda point=point: point.load()()
-            for point in sorted(entry_points(group=GROUP), key=lambda point: point.name)}
+RULESETS = {point.name: lambda point=point: point.load()() for point in plugins(GROUP)}
 """Each game's factory; the entry point is loaded only when the game is asked for, so that the
 registry loads no game's code or data."""
 
