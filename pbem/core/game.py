@@ -21,8 +21,8 @@ from pbem.core.folder import (DRAWN, GAME_FILE, REPORTS, SECRET_FILE, STANDING, 
 from pbem.core.hidden import hidden_key, hidden_stream, read_hidden_key
 from pbem.core.ruleset import Ruleset, option_problems
 from pbem.core.schemas import validate
-from pbem.core.turn import (EVENTS_FILE, Renderer, TurnInputs, TurnResult, input_files, load_turn, orders_digest,
-                            resolve_turn, staging_folder, turn_lock, write_outputs)
+from pbem.core.turn import (EVENTS_FILE, Proven, Renderer, TurnInputs, TurnResult, input_files, load_turn,
+                            orders_digest, resolve_turn, staging_folder, turn_lock, write_outputs)
 from pbem.core.views import is_view, view_files
 from pbem.core.yamlio import Document, dump_json_line, dump_yaml, load_document, load_json_lines
 from pbem.rulesets import get_ruleset
@@ -334,16 +334,18 @@ def verify_game(folder: Path, render: Callable[..., dict[str, bytes]] | None = N
     done: list[Verified] = []
     outputs = []
     current = start.resolve()
+    proven = None  # the state the last turn re-played, which the next one reads back
     while current in by_state:
         candidates = by_state.pop(current)
         if len(candidates) > 1:
             names = ", ".join(display_path(c) for c in candidates)
             raise InputError([Problem(names, None, "state", "several turns start from the same state")])
         turn_path = candidates[0]
-        inputs = load_turn(turn_path)
+        inputs = load_turn(turn_path, proven)
         _check_orders_digest(folder, inputs)
         result = resolve_turn(inputs, render)
         _check_outputs(folder, inputs, result, render is not None)
+        proven = Proven((inputs.output / STATE_FILE).resolve(), result.files[STATE_FILE], result.state)
         outputs.append(ledger_entry(folder, turn_path, inputs, result))
         verified = Verified(turn_path, inputs.state.data["dice"]["turn"], inputs.acting,
                             result.events.events[-1]["dice_rolled"])
