@@ -110,17 +110,39 @@ def test_without_a_game_folder_the_change_is_the_turns_own():
     assert germany["spent"] == sum(e["cost"] for e in result.events.of_type("purchase"))
 
 
-def test_an_earlier_state_changed_after_its_turn_is_a_clear_error(tmp_path):
+def _pbem(game: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([Path(sys.executable).with_name("pbem"), *args], cwd=game, capture_output=True, text=True,
+                          timeout=120)
+
+
+def _adjudicate(game: Path, turn: str) -> subprocess.CompletedProcess:
+    return _pbem(game, "adjudicate", "--force", f"turns/{turn}.yaml")
+
+
+def test_the_state_a_turn_starts_from_changed_after_its_turn_is_a_clear_error(tmp_path):
+    game = tmp_path / "game"
+    shutil.copytree(EXAMPLES / "aa-revised", game)
+    changed = game / "03-uk" / "state.yaml"
+    changed.write_text(changed.read_text(encoding="utf-8").replace("germany: 42", "germany: 420", 1), encoding="utf-8")
+    before = {p: p.read_bytes() for p in (game / "04-japan").iterdir()}
+    done = _adjudicate(game, "04-japan")
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert "03-uk/state.yaml" in done.stderr and "ledger" in done.stderr
+    assert {p: p.read_bytes() for p in (game / "04-japan").iterdir()} == before
+
+
+def test_an_earlier_state_changed_after_its_turn_is_not_read_again_and_verify_names_it(tmp_path):
+    """The ledger keeps each turn's summary, so a later turn reads no earlier state (issue 27)."""
     game = tmp_path / "game"
     shutil.copytree(EXAMPLES / "aa-revised", game)
     changed = game / "02-germany" / "state.yaml"
     changed.write_text(changed.read_text(encoding="utf-8").replace("germany: 42", "germany: 420", 1), encoding="utf-8")
-    before = {p: p.read_bytes() for p in (game / "04-japan").iterdir()}
-    done = subprocess.run([Path(sys.executable).with_name("pbem"), "adjudicate", "--force", "turns/04-japan.yaml"],
-                          cwd=game, capture_output=True, text=True, timeout=120)
-    assert done.returncode == 1 and "Traceback" not in done.stderr
-    assert "02-germany/state.yaml" in done.stderr and "ledger" in done.stderr
-    assert {p: p.read_bytes() for p in (game / "04-japan").iterdir()} == before
+    done = _adjudicate(game, "04-japan")
+    assert done.returncode == 0, done.stderr
+    report = "04-japan/report.md"
+    assert (game / report).read_text() == (EXAMPLES / "aa-revised" / report).read_text()
+    verified = _pbem(game, "verify", ".")
+    assert verified.returncode == 1 and "02-germany/state.yaml" in verified.stderr
 
 
 def test_the_charts_are_the_same_bytes_for_the_same_history():
@@ -159,8 +181,7 @@ def test_a_hostile_ledger_is_a_clear_error(tmp_path, entry):
     lines = (game / "ledger.jsonl").read_text(encoding="utf-8").splitlines()
     lines[1] = entry
     (game / "ledger.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    done = subprocess.run([Path(sys.executable).with_name("pbem"), "adjudicate", "--force", "turns/04-japan.yaml"],
-                          cwd=game, capture_output=True, text=True, timeout=120)
+    done = _adjudicate(game, "04-japan")
     assert done.returncode == 1 and "Traceback" not in done.stderr and "nothing was written" in done.stderr
     assert "ledger.jsonl:2" in done.stderr or "outside the game folder" in done.stderr
 

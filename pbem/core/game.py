@@ -19,10 +19,10 @@ from pbem.core.files import MAX_INPUT_BYTES, inside_game, read_input
 from pbem.core.folder import (DRAWN, GAME_FILE, REPORTS, SECRET_FILE, STANDING, START_STATE, STATE_FILE,
                               TURNS_DIR, drawn, private_reports)
 from pbem.core.hidden import hidden_key, hidden_stream, read_hidden_key
-from pbem.core.ruleset import option_problems
+from pbem.core.ruleset import Ruleset, option_problems
 from pbem.core.schemas import validate
-from pbem.core.turn import (EVENTS_FILE, Renderer, TurnInputs, TurnResult, input_files, load_turn, orders_digest,
-                            resolve_turn, staging_folder, turn_lock, write_outputs)
+from pbem.core.turn import (EVENTS_FILE, Proven, Renderer, TurnInputs, TurnResult, input_files, load_turn,
+                            orders_digest, resolve_turn, staging_folder, turn_lock, write_outputs)
 from pbem.core.views import is_view, view_files
 from pbem.core.yamlio import Document, dump_json_line, dump_yaml, load_document, load_json_lines
 from pbem.rulesets import get_ruleset
@@ -211,12 +211,22 @@ def _relative(folder: Path, path: Path) -> str:
     return Path(path).resolve().relative_to(folder.resolve()).as_posix()
 
 
+def state_summary(ruleset: Ruleset, state: dict[str, Any]) -> dict[str, Any] | None:
+    """What the game's history keeps of a state: its round and the ruleset's `summary`."""
+    summary = ruleset.summary(state)
+    return None if summary is None else {"round": state["round"], **summary}
+
+
 def ledger_entry(folder: Path, turn_file: Path, inputs: TurnInputs, result: TurnResult) -> dict[str, Any]:
-    """The ledger line that records one adjudicated turn of the game in `folder`."""
-    return {"turn": inputs.state.data["dice"]["turn"], "power": inputs.acting,
-            "turn_file": _relative(folder, turn_file), "output": _relative(folder, inputs.output),
-            "state_sha256": hashlib.sha256(result.files[STATE_FILE]).hexdigest(),
-            "events_sha256": hashlib.sha256(result.files[EVENTS_FILE]).hexdigest()}
+    """The ledger line that records one adjudicated turn of the game in `folder`, with the summary
+    of the state after it where the game charts its history, so that later turns need not read
+    that state again."""
+    entry = {"turn": inputs.state.data["dice"]["turn"], "power": inputs.acting,
+             "turn_file": _relative(folder, turn_file), "output": _relative(folder, inputs.output),
+             "state_sha256": hashlib.sha256(result.files[STATE_FILE]).hexdigest(),
+             "events_sha256": hashlib.sha256(result.files[EVENTS_FILE]).hexdigest()}
+    summary = state_summary(get_ruleset(inputs.state.data["ruleset"]), result.state)
+    return entry if summary is None else {**entry, "summary": summary}
 
 
 def read_ledger(folder: Path) -> list[dict[str, Any]] | None:
@@ -324,16 +334,18 @@ def verify_game(folder: Path, render: Callable[..., dict[str, bytes]] | None = N
     done: list[Verified] = []
     outputs = []
     current = start.resolve()
+    proven = None  # the state the last turn re-played, which the next one reads back
     while current in by_state:
         candidates = by_state.pop(current)
         if len(candidates) > 1:
             names = ", ".join(display_path(c) for c in candidates)
             raise InputError([Problem(names, None, "state", "several turns start from the same state")])
         turn_path = candidates[0]
-        inputs = load_turn(turn_path)
+        inputs = load_turn(turn_path, proven)
         _check_orders_digest(folder, inputs)
         result = resolve_turn(inputs, render)
         _check_outputs(folder, inputs, result, render is not None)
+        proven = Proven((inputs.output / STATE_FILE).resolve(), result.files[STATE_FILE], result.state)
         outputs.append(ledger_entry(folder, turn_path, inputs, result))
         verified = Verified(turn_path, inputs.state.data["dice"]["turn"], inputs.acting,
                             result.events.events[-1]["dice_rolled"])
@@ -407,11 +419,15 @@ def _check_ledger(folder: Path, played: list[dict[str, Any]], scheme: int) -> No
         return
     shown = display_path(folder / LEDGER_FILE)
     for number, (entry, replayed) in enumerate(zip(ledger, played), start=1):
+        if "summary" not in entry:  # recorded before the ledger kept summaries: the history reads the state
+            replayed = {k: v for k, v in replayed.items() if k != "summary"}
         if entry != replayed:
             field = next((k for k in replayed if entry.get(k) != replayed[k]), None)
             if field is None:
                 raise InputError([Problem(shown, number, "", "the entry holds fields pbem does not write",
                                           ", ".join(replayed))])
+            if field == "summary":
+                raise InputError([_summary_problem(shown, number, entry, replayed)])
             raise InputError([Problem(shown, number, field, f"the ledger records {entry.get(field)!r} for game "
                                       f"turn {entry['turn']}, the game folder gives {replayed[field]!r}")])
     if len(ledger) > len(played):
@@ -423,3 +439,13 @@ def _check_ledger(folder: Path, played: list[dict[str, Any]], scheme: int) -> No
         extra = played[len(ledger)]
         raise InputError([Problem(shown, None, "", f"game turn {extra['turn']} ({extra['turn_file']}) is not in "
                                   "the ledger: it was not adjudicated in this game folder, or the ledger was cut")])
+
+
+def _summary_problem(shown: str, number: int, entry: dict[str, Any], replayed: dict[str, Any]) -> Problem:
+    """A ledger's summary that is not the re-played state's: the reports' history would show it."""
+    recorded, summary = entry["summary"], replayed["summary"]
+    part = next((k for k in summary if recorded.get(k) != summary[k]), None) if isinstance(recorded, dict) else None
+    return Problem(shown, number, "summary" + (f".{part}" if part else ""),
+                   f"the ledger's summary of game turn {entry['turn']} is not that of the state the game folder "
+                   "gives, which the reports' charts and standing read: the ledger was changed after the turn "
+                   "was adjudicated", "the summary pbem records (adjudicate the turn again with --force)")

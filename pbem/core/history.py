@@ -1,6 +1,7 @@
-"""A game's history: the opening position, then the state after every turn the ledger records before
-this one (each checked against the ledger's hash), then the state after this turn, each as its
-ruleset's `summary` of the state. The reports of every game with a `summary` read it (the A&A
+"""A game's history: the opening position, then the position after every turn the ledger records
+before this one, then the position after this turn, each as its ruleset's `summary` of the state.
+The ledger keeps each turn's summary from when it was adjudicated, so a turn reads the history in a
+time that does not grow with the game. The reports of every game with a `summary` read it (the A&A
 standing and charts, the QMG VP chart). A turn run outside a game folder has no history: its points
 are the turn's own before and after.
 """
@@ -16,7 +17,7 @@ from typing import Any
 from pbem.core.errors import InputError, Problem, display_path
 from pbem.core.files import inside_game, read_input
 from pbem.core.folder import START_STATE, STATE_FILE, game_folder_of
-from pbem.core.game import LEDGER_FILE, read_ledger
+from pbem.core.game import LEDGER_FILE, read_ledger, state_summary
 from pbem.core.schemas import validate
 from pbem.core.turn import TurnInputs
 from pbem.core.yamlio import parse_document
@@ -33,7 +34,7 @@ class Point:
     summary: dict[str, Any]
 
 
-@lru_cache(maxsize=1024)  # `pbem verify` re-reads the same earlier states for every turn
+@lru_cache(maxsize=1024)  # the opening state (and a ledger's without summaries) is read again by every turn
 def _summary_of(ruleset_id: str, shown: str, data: bytes) -> dict[str, Any]:
     """The summary of a state file written by an earlier turn, checked as every input is."""
     try:
@@ -47,14 +48,29 @@ def _summary_of(ruleset_id: str, shown: str, data: bytes) -> dict[str, Any]:
         problems = [doc.problem(("ruleset",), f"a {doc.data['ruleset']} state in a {ruleset_id} game")]
     if problems:
         raise InputError(problems)
-    return {"round": doc.data["round"], **ruleset.summary(doc.data)}
+    return state_summary(ruleset, doc.data)
+
+
+def _changed(path: Path) -> InputError:
+    return InputError([Problem(display_path(path), None, "", "differs from the state the game's ledger records for "
+                               "this turn: the game folder was changed after the turn was adjudicated "
+                               "(`pbem verify` checks it)")])
+
+
+def _readable(entry: dict[str, Any]) -> bool:
+    """The fields the history reads are as pbem writes them."""
+    summary = entry.get("summary", {"round": None})
+    return isinstance(entry["turn"], int) and isinstance(entry["output"], str) and isinstance(summary, dict) \
+        and "round" in summary
 
 
 def game_history(inputs: TurnInputs, after: dict[str, Any]) -> list[Point]:
     """The positions of the game so far, oldest first, ending with the state after this turn.
 
-    An earlier turn's state that differs from the ledger's record is an error: the game folder
-    was changed after that turn was adjudicated (`pbem verify` says where)."""
+    Each earlier turn's position is the summary its ledger entry keeps (`pbem verify` checks it), so
+    that a turn reads no earlier state; an entry recorded before the ledger kept summaries gives its
+    state file's, checked against the ledger's hash. The state this turn starts from must be the one
+    the ledger records: else the game folder was changed after that turn was adjudicated."""
     before = inputs.state.data
     ruleset = get_ruleset(before["ruleset"])
     turn = int(before["dice"]["turn"])
@@ -68,19 +84,22 @@ def game_history(inputs: TurnInputs, after: dict[str, Any]) -> list[Point]:
     def summary(path: Path, sha256: str | None = None) -> dict[str, Any]:
         data = read_input(inside_game(root, path))
         if sha256 is not None and hashlib.sha256(data).hexdigest() != sha256:
-            raise InputError([Problem(display_path(path), None, "", "differs from the state the game's ledger "
-                                      "records for this turn: the game folder was changed after the turn was "
-                                      "adjudicated (`pbem verify` checks it)")])
+            raise _changed(path)
         return _summary_of(ruleset.id, display_path(path), data)
 
     opening = summary(folder / START_STATE)
     points = [Point(0, None, None, opening)]
     for number, entry in enumerate(ledger, start=1):
-        if not isinstance(entry["turn"], int) or not isinstance(entry["output"], str):
+        if not _readable(entry):
             raise InputError([Problem(display_path(folder / LEDGER_FILE), number, "", "not a ledger entry: its "
-                                      "turn must be a number and its output a folder", "entries as pbem writes them")])
+                                      "turn must be a number, its output a folder and its summary (where it has "
+                                      "one) a mapping with the round", "entries as pbem writes them")])
         if entry["turn"] >= turn:
             continue  # a turn adjudicated again (--force): the turns after it are replaced
-        state = summary(folder / entry["output"] / STATE_FILE, str(entry.get("state_sha256")))
+        state_file = folder / entry["output"] / STATE_FILE
+        if entry["turn"] == turn - 1 and inputs.state.sha256 != entry.get("state_sha256") \
+                and state_file.resolve() == (inputs.base / inputs.turn.data["state"]).resolve():
+            raise _changed(state_file)
+        state = entry["summary"] if "summary" in entry else summary(state_file, str(entry.get("state_sha256")))
         points.append(Point(entry["turn"], points[-1].summary["round"], str(entry["power"]), state))
     return points + [current]

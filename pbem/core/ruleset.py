@@ -186,6 +186,12 @@ class Ruleset(ABC):
         """
         return None
 
+    def summary(self, state: dict[str, Any]) -> dict[str, Any] | None:
+        """What the reports chart of a state over the game's history (`pbem.core.history`), as plain
+        JSON data: the ledger keeps it with each turn, so that no turn reads the earlier states
+        again; None for a game whose reports chart nothing."""
+        return None
+
     def brief(self, state: dict[str, Any]) -> list[str]:
         """The position in a few lines for `pbem status` and the mails that announce a turn; none by
         default."""

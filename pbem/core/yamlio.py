@@ -328,10 +328,62 @@ _Dumper.add_representer(dict, _represent_dict)
 _Dumper.add_representer(list, _represent_list)
 
 
-def dump_yaml(data: Any) -> str:
-    """Canonical YAML: keys in the order given (callers order them), same data -> same bytes."""
+def _dump(data: Any) -> str:
     return yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100,
                      default_flow_style=False)
+
+
+def _nested(value: Any) -> bool:
+    return isinstance(value, (dict, list))
+
+
+# Parts of mappings written before, by the repr of the part (which tells apart 1, '1', 1.0 and True):
+# a turn's state differs from the last in a few places, so `pbem verify` and the mail loop write
+# again only those. Emptied when full, so that a long process holds at most this many.
+_WRITTEN: dict[str, str] = {}
+_MAX_WRITTEN = 4096
+
+
+def _remembered(part: dict) -> str:
+    key = repr(part)
+    text = _WRITTEN.get(key)
+    if text is None:
+        if len(_WRITTEN) >= _MAX_WRITTEN:
+            _WRITTEN.clear()
+        text = _WRITTEN[key] = _written(part)
+    return text
+
+
+def _written(part: dict) -> str:
+    """A block mapping; one whose only entry holds a mapping of several nested values (the units by
+    space) written as that entry's line and each of those values' lines, each remembered."""
+    if len(part) == 1:
+        ((key, value),) = part.items()
+        if isinstance(value, dict) and len(value) > 1 and all(_nested(v) for v in value.values()):
+            entries = [_remembered({key: {k: v}}) for k, v in value.items()]
+            header = entries[0][:entries[0].index("\n") + 1]
+            if not header.startswith("?"):  # a simple key, on a line of its own
+                return header + "".join(entry[len(header):] for entry in entries)
+    return _dump(part)
+
+
+def dump_yaml(data: Any) -> str:
+    """Canonical YAML: keys in the order given (callers order them), same data -> same bytes.
+
+    A mapping in block style (one holding a mapping or list) is its entries' lines one after the
+    other, each written as it would be alone: it is written in parts, each ending with a nested
+    value, and a part written before is not written again."""
+    if not isinstance(data, dict) or not any(_nested(v) for v in data.values()):
+        return _dump(data)
+    parts, part = [], {}
+    for key, value in data.items():
+        part[key] = value
+        if _nested(value):
+            parts.append(part)
+            part = {}
+    if part:  # plain values after the last nested one end the last part: alone they would be a flow mapping
+        parts[-1].update(part)
+    return "".join(_remembered(p) for p in parts)
 
 
 def dump_json_line(data: Any) -> str:

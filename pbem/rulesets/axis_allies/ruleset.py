@@ -11,7 +11,7 @@ from pbem.core.words import Words
 from pbem.core.yamlio import Document
 from pbem.rulesets.axis_allies.edition import Edition
 from pbem.rulesets.axis_allies.options import chosen_options
-from pbem.rulesets.axis_allies.state import FORMAT, Position
+from pbem.rulesets.axis_allies.state import FORMAT, Position, production
 
 if TYPE_CHECKING:  # the calculator is loaded only when asked for
     from pbem.rulesets.axis_allies.odds_request import OddsRequest
@@ -169,25 +169,26 @@ class AxisAllies(Ruleset):
         victory cities, or where capitals decide the enemy capitals it holds; ``needed`` is the number of
         victory cities that wins, or None where capitals decide.
         """
-        b, position = self.edition.board, Position.from_state(state, self.edition)
+        b, control = self.edition.board, state.get("control") or {}  # counts: no position of pieces
         # industrial complexes are not forces: they change hands with their territory and Europe prices none
         costs = {kind: unit.cost for kind, unit in self.edition.units.types.items() if unit.cls != "building"}
         forces = _forces(state, costs)
         if self.edition.rules.victory == "capitals":
             # enemy capitals, for a power as for its side: holding one (and one's own) wins (l.76-80)
             cities = {p: [b.capitals[q] for q in b.powers
-                          if b.side[q] != b.side[p] and position.control.get(b.capitals[q]) == p] for p in b.powers}
+                          if b.side[q] != b.side[p] and control.get(b.capitals[q]) == p] for p in b.powers}
             sides = [{"name": side.title(), "count": sum(len(cities[p]) for p in b.powers if b.side[p] == side)}
                      for side in b.sides]
             needed = None
         else:
-            held = b.victory_cities_held(position.control)
+            held = b.victory_cities_held(control)
             cities = {p: [city for owner, city in held if owner == p] for p in b.powers}
             sides = [{"name": side.title(), "count": sum(b.side[owner] == side for owner, _ in held)}
                      for side in b.sides]
             needed = int(state["options"]["victory_cities"])
-        powers = [{"power": p, "side": b.side[p].title(), "production": position.npl(p), "cities": cities[p],
-                   "treasury": int((state.get("treasury") or {}).get(p, 0)), **forces[p]} for p in b.powers]
+        powers = [{"power": p, "side": b.side[p].title(), "production": production(self.edition, control, p),
+                   "cities": cities[p], "treasury": int((state.get("treasury") or {}).get(p, 0)), **forces[p]}
+                  for p in b.powers]
         return {"powers": powers, "sides": sides, "needed": needed, "costs": costs}
 
     def brief(self, state: dict[str, Any]) -> list[str]:

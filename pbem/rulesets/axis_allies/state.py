@@ -93,6 +93,23 @@ class SpaceIndex:
         return self.spaces.get(space, {}).values()
 
 
+def production(edition: Edition, control: dict[str, str], power: str) -> int:
+    """National production level: the IPC values of every territory the power controls, and of
+    the convoy centres it controls that are its own (Europe: a convoy centre counts for its
+    original owner only, and a Middle East country counts in no production level; Germany's
+    Middle East income is paid to it by the Allies)."""
+    b = edition.board
+    total = 0
+    for space, holder in control.items():
+        if holder != power:
+            continue
+        land = b.territories.get(space)
+        convoy = b.convoys.get(space)
+        if (land and not land.middle_east) or (convoy and convoy.original_owner == power):
+            total += b.ipc(space)
+    return total
+
+
 @dataclass
 class Position:
     """A whole game position of an edition; `units` holds every piece by id."""
@@ -227,20 +244,8 @@ class Position:
         return holder is not None and b.friendly(holder, power)
 
     def npl(self, power: str) -> int:
-        """National production level: the IPC values of every territory the power controls, and of
-        the convoy centres it controls that are its own (Europe: a convoy centre counts for its
-        original owner only, and a Middle East country counts in no production level; Germany's
-        Middle East income is paid to it by the Allies)."""
-        b = self.edition.board
-        total = 0
-        for space, holder in self.control.items():
-            if holder != power:
-                continue
-            land = b.territories.get(space)
-            convoy = b.convoys.get(space)
-            if (land and not land.middle_east) or (convoy and convoy.original_owner == power):
-                total += b.ipc(space)
-        return total
+        """National production level (`production`)."""
+        return production(self.edition, self.control, power)
 
     def remove(self, unit: Unit) -> None:
         """Take a piece off the board, with everything it carries."""
