@@ -180,17 +180,16 @@ def test_europe_counts_enemy_capitals_for_a_power_as_for_its_side():
 
 
 def test_every_turn_has_a_tick_and_each_line_its_own_marker_and_dashes():
-    from pbem.rulesets.axis_allies.reports.charts import _figure
+    from pbem.rulesets.axis_allies.reports.charts import _panels, _turn_axis
     inputs, result, history = _played(EXAMPLES / "aa-europe" / "turns" / "08-usa.yaml")
     ruleset = get_ruleset("aa-europe")
-    figure = _figure(history, ruleset.words(), {})
-    production, army, capitals = figure.axes
-    labelled, every = capitals.get_xticks(), capitals.get_xticks(minor=True)
+    panels = _panels(history, ruleset.words(), {})
+    labelled, _, every = _turn_axis(history)
     assert sorted([*labelled, *every]) == list(range(len(history)))
-    for ax in figure.axes:
-        lines = [line for line in ax.get_lines() if not line.get_label().startswith("_")]
-        for style in (lambda line: line.get_marker(), lambda line: str(line._unscaled_dash_pattern)):
-            assert len({style(line) for line in lines}) == len(lines)
-        handles, _ = ax.get_legend_handles_labels()
-        assert all(h.get_marker() not in (None, "None", "") for h in handles)  # the legend shows them
-    assert "1 wins (with one's own capital)" in [t.get_text() for t in capitals.texts]
+    for panel in panels:
+        styles = [style for _, _, style in panel.lines]  # the legend row draws each line's own style
+        for part in ("marker", "linestyle"):
+            assert len({str(style[part]) for style in styles}) == len(styles)
+        assert all(style["marker"] not in (None, "None", "") for style in styles)
+    assert panels[-1].win == (1, "1 wins (with one's own capital)")
+

@@ -7,6 +7,7 @@ cache). A layer is an RGBA picture of the whole sheet, composited at its zorder.
 from __future__ import annotations
 
 import hashlib
+import io
 import sys
 import zlib
 from functools import cache
@@ -110,9 +111,23 @@ class Sheet:
         """Everything drawn in zorder (in the order added within one) over `ground`; RGB rows from the top."""
         renderer = RendererAgg(self.width, self.height, self.dpi)
         np.asarray(renderer.buffer_rgba())[:] = ground
+        self._draw(renderer)
+        return np.asarray(renderer.buffer_rgba())[:, :, :3]
+
+    def svg(self) -> bytes:
+        """Everything drawn in zorder as SVG, its writing kept as text; a sheet at 72 dpi, whose pixels
+        are the SVG's points. No date, and ids from the drawing (the `svg.hashsalt` in force): the same
+        drawing is the same bytes."""
+        from matplotlib.backends.backend_svg import RendererSVG  # only for a sheet drawn as SVG
+        out = io.StringIO()
+        renderer = RendererSVG(self.width, self.height, out, metadata={"Date": None, "Creator": None})
+        self._draw(renderer)
+        renderer.finalize()
+        return out.getvalue().encode("utf-8")
+
+    def _draw(self, renderer: Any) -> None:
         for _, _, draw in sorted(self._drawn, key=lambda drawn: drawn[:2]):
             draw(renderer)
-        return np.asarray(renderer.buffer_rgba())[:, :, :3]
 
 
 def board_figure(size: tuple[float, float], dpi: float, box: Box, limits: Box, ground: bool) -> tuple[Any, Any]:
