@@ -3,6 +3,7 @@ against the example games' own files rather than against the code that computes 
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -193,3 +194,22 @@ def test_every_turn_has_a_tick_and_each_line_its_own_marker_and_dashes():
         assert all(style["marker"] not in (None, "None", "") for style in styles)
     assert panels[-1].win == (1, "1 wins (with one's own capital)")
 
+
+
+def test_a_turn_with_its_map_layers_kept_imports_no_figure_or_axes(tmp_path):
+    """The charts, like the map's changing part, are drawn without matplotlib's Figure and Axes, whose
+    import cost more than the drawing: only a map layer drawn anew needs them."""
+    turn = EXAMPLES / "aa-revised" / "turns" / "02-germany.yaml"
+    program = f"""
+import sys
+from pathlib import Path
+from pbem.core.turn import load_turn, resolve_turn
+from pbem.render import render_turn
+files = resolve_turn(load_turn(Path({str(turn)!r})), render_turn).files
+assert "charts.png" in files and "report.html" in files
+print(sorted(m for m in sys.modules if m in ("matplotlib.figure", "matplotlib.axes", "matplotlib.pyplot")))
+"""
+    env = {**os.environ, "PBEM_CACHE_DIR": str(tmp_path / "cache")}
+    runs = [subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True, env=env)
+            for _ in range(2)]  # the first draws the map's layers and keeps them
+    assert runs[1].stdout.strip() == "[]"
