@@ -22,7 +22,7 @@ from matplotlib.lines import Line2D
 from matplotlib.markers import TICKDOWN, TICKLEFT
 from matplotlib.patches import Rectangle
 from matplotlib.text import Text
-from matplotlib.transforms import Affine2D, BboxTransformTo, blended_transform_factory
+from matplotlib.transforms import Affine2D, Bbox, BboxTransformTo, Transform, blended_transform_factory
 
 from pbem.core.history import Point
 from pbem.core.words import Words
@@ -158,6 +158,7 @@ def _layout(panels: list[Panel], turns: Sequence[Point], measure: Sheet) -> Layo
     # the last chart's turn labels and the axis label under them
     below = TICK + TICK_PAD + line + LABEL_PAD + _extent(Text(0, 0, TURN_AXIS, fontsize=LABEL_PT, va="top"), measure)[2]
     bottom = EDGE + below
+    # between two charts: the upper one's ticks, the space, the lower one's title
     chart = (height - EDGE - above - bottom - 2 * (BETWEEN + TICK + above)) / 3
     labels = [label for p in panels for label in tick_labels(ticks(*p.limits(), chart, LABEL_PT, p.integer))]
     left = EDGE + TICK + TICK_PAD + max(_extent(Text(0, 0, label, fontsize=LABEL_PT), measure)[0] for label in labels)
@@ -170,35 +171,13 @@ def _chart(sheet: Sheet, panel: Panel, box: tuple[float, float, float, float], t
     """One chart drawn as an Axes draws it: grid and ticks under the lines, the left and bottom spines
     over them, the title and legend row above; turn labels and the axis label under the `last` (the
     height of a line of its labels)."""
-    n = len(turns)
     low, high = panel.limits()
-    frame, data = sheet.place(box, (-0.3, max(1, n - 1) + 0.3, low, high))
+    frame, data = sheet.place(box, (-0.3, max(1, len(turns) - 1) + 0.3, low, high))
     pt = sheet.dpi / 72  # pixels in a point
-    across = blended_transform_factory(BboxTransformTo(frame), data)
     corner = BboxTransformTo(frame)
-    values = ticks(low, high, frame.height / pt, LABEL_PT, panel.integer)
-    for value in values:
-        sheet.add_artist(Line2D([0, 1], [value, value], color="#e4e0d6", linewidth=0.8, zorder=1.5), clip=frame,
-                         transform=across)
-    sheet.add_artist(Line2D([0] * len(values), values, ls="none", marker=TICKLEFT, markersize=TICK,
-                            markeredgewidth=0.8, color="black", zorder=1.5), clip=False, transform=across)
-    beside = across + Affine2D().translate(-(TICK + TICK_PAD) * pt, 0)
-    for value, label in zip(values, tick_labels(values)):
-        sheet.add_artist(Text(0, value, label, fontsize=LABEL_PT, ha="right", va="center_baseline"), clip=False,
-                         transform=beside)
-    labelled, labels, every_turn = _turn_axis(turns)
-    along = blended_transform_factory(data, corner)
-    for at, size, width in ((labelled, TICK, 0.8), (every_turn, MINOR_TICKS[last is not None], 0.6)):
-        sheet.add_artist(Line2D(at, [0] * len(at), ls="none", marker=TICKDOWN, markersize=size,
-                                markeredgewidth=width, color="black", zorder=1.5), clip=False, transform=along)
-    if last is not None:
-        under = along + Affine2D().translate(0, -(TICK + TICK_PAD) * pt)
-        for at, label in zip(labelled, labels):
-            sheet.add_artist(Text(at, 0, label, fontsize=LABEL_PT, ha="center", va="top"), clip=False,
-                             transform=under)
-        axis_label = frame.y0 - (TICK + TICK_PAD + last + LABEL_PAD) * pt
-        sheet.add_artist(Text(frame.x0 + frame.width / 2, axis_label, TURN_AXIS, fontsize=LABEL_PT, ha="center",
-                              va="top"), clip=False, transform=Affine2D())
+    across = blended_transform_factory(corner, data)
+    _value_axis(sheet, frame, across, ticks(low, high, frame.height / pt, LABEL_PT, panel.integer))
+    _turn_axis_marks(sheet, frame, blended_transform_factory(data, corner), turns, last)
     for xs, ys, style in panel.lines:
         sheet.add_artist(Line2D(xs, ys, linewidth=2, zorder=2, **style), clip=frame, transform=data)
     if panel.win:
@@ -214,6 +193,36 @@ def _chart(sheet: Sheet, panel: Panel, box: tuple[float, float, float, float], t
     sheet.add_artist(Text(0, TITLE_PAD, panel.title, fontsize=TITLE_PT, fontweight="bold"), clip=False,
                      transform=top_left)
     _legend_row(sheet, panel, top_left)
+
+
+def _value_axis(sheet: Sheet, frame: Bbox, across: Transform, values: list[float]) -> None:
+    """The grid line, tick and label of each value, on the chart's left."""
+    for value in values:
+        sheet.add_artist(Line2D([0, 1], [value, value], color="#e4e0d6", linewidth=0.8, zorder=1.5), clip=frame,
+                         transform=across)
+    sheet.add_artist(Line2D([0] * len(values), values, ls="none", marker=TICKLEFT, markersize=TICK,
+                            markeredgewidth=0.8, color="black", zorder=1.5), clip=False, transform=across)
+    beside = across + Affine2D().translate(-(TICK + TICK_PAD) * sheet.dpi / 72, 0)
+    for value, label in zip(values, tick_labels(values)):
+        sheet.add_artist(Text(0, value, label, fontsize=LABEL_PT, ha="right", va="center_baseline"), clip=False,
+                         transform=beside)
+
+
+def _turn_axis_marks(sheet: Sheet, frame: Bbox, along: Transform, turns: Sequence[Point], last: float | None) -> None:
+    """A tick at every turn along the chart's foot; under the `last` chart, the labels and the axis label."""
+    labelled, labels, every_turn = _turn_axis(turns)
+    for at, size, width in ((labelled, TICK, 0.8), (every_turn, MINOR_TICKS[last is not None], 0.6)):
+        sheet.add_artist(Line2D(at, [0] * len(at), ls="none", marker=TICKDOWN, markersize=size,
+                                markeredgewidth=width, color="black", zorder=1.5), clip=False, transform=along)
+    if last is None:
+        return
+    pt = sheet.dpi / 72
+    under = along + Affine2D().translate(0, -(TICK + TICK_PAD) * pt)
+    for at, label in zip(labelled, labels):
+        sheet.add_artist(Text(at, 0, label, fontsize=LABEL_PT, ha="center", va="top"), clip=False, transform=under)
+    axis_label = frame.y0 - (TICK + TICK_PAD + last + LABEL_PAD) * pt
+    sheet.add_artist(Text(frame.x0 + frame.width / 2, axis_label, TURN_AXIS, fontsize=LABEL_PT, ha="center",
+                          va="top"), clip=False, transform=Affine2D())
 
 
 def _legend_row(sheet: Sheet, panel: Panel, top_left: Affine2D) -> None:
