@@ -136,32 +136,34 @@ class Layout:
         return self.left / w, self.bottoms[i] / h, self.width / w, self.height / h
 
 
-def _extent(text: Text, measure: Sheet) -> tuple[float, float, float]:
-    """A piece of writing's width, and its height above and below its anchor, in points, measured on
-    `measure` (a sheet at a Figure's 100 dpi, where tight_layout measured)."""
-    text.set_figure(measure)
-    text.set_transform(Affine2D().scale(measure.dpi / 72))
-    box = text.get_window_extent(RendererAgg(1, 1, measure.dpi)).transformed(Affine2D().scale(72 / measure.dpi))
+_MEASURE = RendererAgg(1, 1, 72)  # a pixel at 72 dpi is a point
+LAYOUT_DPI = 100  # a Figure's, at which tight_layout measured the writing
+_LAYOUT = RendererAgg(1, 1, LAYOUT_DPI)  # one renderer for every measure: matplotlib keeps text sizes per renderer
+
+
+def _extent(text: Text) -> tuple[float, float, float]:
+    """A piece of writing's width, and its height above and below its anchor, in points, as
+    tight_layout measured it."""
+    text.set_figure(Sheet((1, 1), LAYOUT_DPI, (0, 0, 1, 1), (0, 1, 0, 1)))
+    text.set_transform(Affine2D().scale(LAYOUT_DPI / 72))
+    box = text.get_window_extent(_LAYOUT).transformed(Affine2D().scale(72 / LAYOUT_DPI))
     return box.width, box.y1, -box.y0
 
 
-_MEASURE = RendererAgg(1, 1, 72)  # a pixel at 72 dpi is a point
-
-
-def _layout(panels: list[Panel], turns: Sequence[Point], measure: Sheet) -> Layout:
+def _layout(panels: list[Panel], turns: Sequence[Point]) -> Layout:
     """The charts' place, as tight_layout finds it: each chart's writing within the sheet's margin,
     BETWEEN points from the next chart's, the charts of one height and width."""
     width, height = WIDTH_IN * 72, 3 * PANEL_IN * 72
-    above = max(_extent(Text(0, TITLE_PAD, p.title, fontsize=TITLE_PT, fontweight="bold"), measure)[1]
+    above = max(_extent(Text(0, TITLE_PAD, p.title, fontsize=TITLE_PT, fontweight="bold"))[1]
                 for p in panels)
-    line = max(_extent(Text(0, 0, label, fontsize=LABEL_PT, va="top"), measure)[2] for label in _turn_axis(turns)[1])
+    line = max(_extent(Text(0, 0, label, fontsize=LABEL_PT, va="top"))[2] for label in _turn_axis(turns)[1])
     # the last chart's turn labels and the axis label under them
-    below = TICK + TICK_PAD + line + LABEL_PAD + _extent(Text(0, 0, TURN_AXIS, fontsize=LABEL_PT, va="top"), measure)[2]
+    below = TICK + TICK_PAD + line + LABEL_PAD + _extent(Text(0, 0, TURN_AXIS, fontsize=LABEL_PT, va="top"))[2]
     bottom = EDGE + below
     # between two charts: the upper one's ticks, the space, the lower one's title
     chart = (height - EDGE - above - bottom - 2 * (BETWEEN + TICK + above)) / 3
     labels = [label for p in panels for label in tick_labels(ticks(*p.limits(), chart, LABEL_PT, p.integer))]
-    left = EDGE + TICK + TICK_PAD + max(_extent(Text(0, 0, label, fontsize=LABEL_PT), measure)[0] for label in labels)
+    left = EDGE + TICK + TICK_PAD + max(_extent(Text(0, 0, label, fontsize=LABEL_PT))[0] for label in labels)
     return Layout(left, width - left - EDGE, [bottom + i * (chart + BETWEEN + TICK + above) for i in (2, 1, 0)], chart,
                   line)
 
@@ -254,7 +256,7 @@ def render_charts(points: Sequence[Point], w: Words, colours: Mapping[str, str])
     """The charts as (SVG, palette PNG)."""
     with matplotlib.rc_context(_RC):
         panels = _panels(points, w, colours)
-        layout = _layout(panels, points, Sheet(Layout.size, 100, (0, 0, 1, 1), (0, 1, 0, 1)))
+        layout = _layout(panels, points)
         svg = _sheet(panels, layout, points, 72).svg()
         sheet = _sheet(panels, layout, points, PNG_DPI)
         png = palette_image(sheet.pixels(np.full((round(sheet.height), round(sheet.width), 4), 255, np.uint8)))
