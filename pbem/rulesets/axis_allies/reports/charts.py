@@ -49,6 +49,7 @@ WIN_COLOUR = "#7a1b1b"
 TURN_AXIS = "after each turn, a tick each (R: round)"
 # points, as matplotlib's defaults and tight_layout(h_pad=1.2) have them for 11-point writing
 LABEL_PT, TITLE_PT, LEGEND_PT = 9, 12, 9
+SUBPLOTS = 0.125, 0.9, 0.11, 0.88  # left, right, bottom, top: where a Figure puts its charts, hspace 0.2
 EDGE, BETWEEN = 1.08 * 11, 1.2 * 11  # the sheet's margin, and the space between one chart and the next
 TICK, TICK_PAD, TITLE_PAD, LABEL_PAD = 3.5, 3.5, 20, 4
 MINOR_TICKS = 2, 3  # over the charts, and under the last one: longer where the turn labels are
@@ -162,10 +163,26 @@ def _layout(panels: list[Panel], turns: Sequence[Point]) -> Layout:
     bottom = EDGE + below
     # between two charts: the upper one's ticks, the space, the lower one's title
     chart = (height - EDGE - above - bottom - 2 * (BETWEEN + TICK + above)) / 3
-    labels = [label for p in panels for label in tick_labels(ticks(*p.limits(), chart, LABEL_PT, p.integer))]
-    left = EDGE + TICK + TICK_PAD + max(_extent(Text(0, 0, label, fontsize=LABEL_PT))[0] for label in labels)
-    return Layout(left, width - left - EDGE, [bottom + i * (chart + BETWEEN + TICK + above) for i in (2, 1, 0)], chart,
-                  line)
+    left, right = _beside(panels, turns)
+    return Layout(EDGE + left, width - left - right - 2 * EDGE,
+                  [bottom + i * (chart + BETWEEN + TICK + above) for i in (2, 1, 0)], chart, line)
+
+
+def _beside(panels: list[Panel], turns: Sequence[Point]) -> tuple[float, float]:
+    """How far the charts' writing reaches left and right of them, in points, as tight_layout measured
+    it: on the charts where a Figure first puts them (``SUBPLOTS``), once, the titles by their middle alone."""
+    width, height = (SUBPLOTS[1] - SUBPLOTS[0]) * WIDTH_IN * 72, (SUBPLOTS[3] - SUBPLOTS[2]) * 3 * PANEL_IN * 72 / 3.4
+    labels = [label for p in panels for label in tick_labels(ticks(*p.limits(), height, LABEL_PT, p.integer))]
+    left = TICK + TICK_PAD + max(_extent(Text(0, 0, label, fontsize=LABEL_PT))[0] for label in labels)
+    turn = width / (max(1, len(turns) - 1) + 0.6)  # points from one turn to the next
+    labelled, names, _ = _turn_axis(turns)
+    half = [_extent(Text(0, 0, name, fontsize=LABEL_PT))[0] / 2 for name in names]
+    left = max(left, *((half - (at + 0.3) * turn) for at, half in zip(labelled, half)))
+    reach = [(at + 0.3) * turn + half for at, half in zip(labelled, half)]
+    reach += [_legend_places(p)[-1][1] + _extent(Text(0, 0, p.lines[-1][2]["label"], fontsize=LEGEND_PT))[0]
+              for p in panels]
+    reach += [0.3 * turn + 2 + _extent(Text(0, 0, p.win[1], fontsize=9))[0] for p in panels if p.win]
+    return left, max(0, max(reach) - width)
 
 
 def _chart(sheet: Sheet, panel: Panel, box: tuple[float, float, float, float], turns: Sequence[Point],
@@ -231,16 +248,22 @@ def _legend_row(sheet: Sheet, panel: Panel, top_left: Affine2D) -> None:
     """The chart's lines named in a row between its title and the chart, where it hides no line (where
     ``ax.legend(ncols=5, loc="lower left", bbox_to_anchor=(0, 1), frameon=False, handlelength=1.4,
     columnspacing=1.0, borderaxespad=0.1)`` puts them, points from the chart's top left corner)."""
-    x = 0.5 * LEGEND_PT
-    for _, _, style in panel.lines:
+    for (x, at), (_, _, style) in zip(_legend_places(panel), panel.lines):
         handle = Line2D([x, x + 0.7 * LEGEND_PT, x + 1.4 * LEGEND_PT], [1.09 * LEGEND_PT] * 3, linewidth=2,
                         zorder=2, markevery=[1], **{**style, "drawstyle": "default"})
         sheet.add_artist(handle, clip=False, transform=top_left)
-        x += 2.2 * LEGEND_PT
-        sheet.add_artist(Text(x, 0.5 * LEGEND_PT, style["label"], fontsize=LEGEND_PT, va="bottom"), clip=False,
+        sheet.add_artist(Text(at, 0.5 * LEGEND_PT, style["label"], fontsize=LEGEND_PT, va="bottom"), clip=False,
                          transform=top_left)
+
+
+def _legend_places(panel: Panel) -> list[tuple[float, float]]:
+    """Where each line's handle and name start in the legend row, in points from the chart's left."""
+    places, x = [], 0.5 * LEGEND_PT
+    for _, _, style in panel.lines:
+        places.append((x, x + 2.2 * LEGEND_PT))
+        x += 2.2 * LEGEND_PT + LEGEND_PT
         x += _MEASURE.get_text_width_height_descent(style["label"], FontProperties(size=LEGEND_PT), False)[0]
-        x += LEGEND_PT
+    return places
 
 
 def _sheet(panels: list[Panel], layout: Layout, turns: Sequence[Point], dpi: float) -> Sheet:
