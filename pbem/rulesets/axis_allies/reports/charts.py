@@ -26,7 +26,7 @@ from matplotlib.transforms import Affine2D, Bbox, BboxTransformTo, Transform, bl
 
 from pbem.core.history import Point
 from pbem.core.words import Words
-from pbem.render.axis import limits, tick_labels, ticks
+from pbem.render.axis import limits as axis_limits, tick_labels, ticks
 from pbem.render.palette import palette_image
 from pbem.render.sheet import Sheet
 
@@ -49,7 +49,7 @@ WIN_COLOUR = "#7a1b1b"
 TURN_AXIS = "after each turn, a tick each (R: round)"
 # points, as matplotlib's defaults and tight_layout(h_pad=1.2) have them for 11-point writing
 LABEL_PT, TITLE_PT, LEGEND_PT = 9, 12, 9
-SUBPLOTS = 0.125, 0.9, 0.11, 0.88  # left, right, bottom, top: where a Figure puts its charts, hspace 0.2
+SUBPLOTS, HSPACE = (0.125, 0.9, 0.11, 0.88), 0.2  # where a Figure puts its charts (left, right, bottom, top)
 EDGE, BETWEEN = 1.08 * 11, 1.2 * 11  # the sheet's margin, and the space between one chart and the next
 TICK, TICK_PAD, TITLE_PAD, LABEL_PAD = 3.5, 3.5, 20, 4
 MINOR_TICKS = 2, 3  # over the charts, and under the last one: longer where the turn labels are
@@ -70,7 +70,7 @@ class Panel:
         if self.low is not None:
             return self.low, self.high
         values = [y for _, ys, _ in self.lines for y in ys]
-        return limits(min(values), max(values))
+        return axis_limits(min(values), max(values))
 
 
 def _line_style(i: int) -> dict:
@@ -171,14 +171,15 @@ def _layout(panels: list[Panel], turns: Sequence[Point]) -> Layout:
 def _beside(panels: list[Panel], turns: Sequence[Point]) -> tuple[float, float]:
     """How far the charts' writing reaches left and right of them, in points, as tight_layout measured
     it: on the charts where a Figure first puts them (``SUBPLOTS``), once, the titles by their middle alone."""
-    width, height = (SUBPLOTS[1] - SUBPLOTS[0]) * WIDTH_IN * 72, (SUBPLOTS[3] - SUBPLOTS[2]) * 3 * PANEL_IN * 72 / 3.4
+    width = (SUBPLOTS[1] - SUBPLOTS[0]) * WIDTH_IN * 72
+    height = (SUBPLOTS[3] - SUBPLOTS[2]) * 3 * PANEL_IN * 72 / (3 + 2 * HSPACE)  # three charts, two spaces
     labels = [label for p in panels for label in tick_labels(ticks(*p.limits(), height, LABEL_PT, p.integer))]
     left = TICK + TICK_PAD + max(_extent(Text(0, 0, label, fontsize=LABEL_PT))[0] for label in labels)
     turn = width / (max(1, len(turns) - 1) + 0.6)  # points from one turn to the next
     labelled, names, _ = _turn_axis(turns)
-    half = [_extent(Text(0, 0, name, fontsize=LABEL_PT))[0] / 2 for name in names]
-    left = max(left, *((half - (at + 0.3) * turn) for at, half in zip(labelled, half)))
-    reach = [(at + 0.3) * turn + half for at, half in zip(labelled, half)]
+    halves = [_extent(Text(0, 0, name, fontsize=LABEL_PT))[0] / 2 for name in names]
+    left = max(left, *((half - (at + 0.3) * turn) for at, half in zip(labelled, halves)))
+    reach = [(at + 0.3) * turn + half for at, half in zip(labelled, halves)]
     reach += [_legend_places(p)[-1][1] + _extent(Text(0, 0, p.lines[-1][2]["label"], fontsize=LEGEND_PT))[0]
               for p in panels]
     reach += [0.3 * turn + 2 + _extent(Text(0, 0, p.win[1], fontsize=9))[0] for p in panels if p.win]
