@@ -3,6 +3,8 @@ against the example games' own files rather than against the code that computes 
 
 from __future__ import annotations
 
+import os
+import re
 import shutil
 import subprocess
 import sys
@@ -155,6 +157,8 @@ def test_the_charts_are_the_same_bytes_for_the_same_history():
     text = svg.decode("utf-8")
     for title in ("Production per power", "Army value per side", "Enemy capitals held per side", "Germany", "USA"):
         assert title in text
+    # self-contained and dated by nothing: its writing is text in a bundled font, nothing fetched
+    assert "<dc:date" not in text and "<image" not in text and not re.search(r'href="(?!#)', text)
 
 
 @pytest.mark.parametrize("game,busiest", [("aa-revised", "02-germany"), ("aa-europe", "05-germany")])
@@ -201,17 +205,35 @@ def test_europe_counts_enemy_capitals_for_a_power_as_for_its_side():
 
 
 def test_every_turn_has_a_tick_and_each_line_its_own_marker_and_dashes():
-    from pbem.rulesets.axis_allies.reports.charts import _figure
+    from pbem.rulesets.axis_allies.reports.charts import _panels, _turn_axis
     inputs, result, history = _played(EXAMPLES / "aa-europe" / "turns" / "08-usa.yaml")
     ruleset = get_ruleset("aa-europe")
-    figure = _figure(history, ruleset.words(), {})
-    production, army, capitals = figure.axes
-    labelled, every = capitals.get_xticks(), capitals.get_xticks(minor=True)
+    panels = _panels(history, ruleset.words(), {})
+    labelled, _, every = _turn_axis(history)
     assert sorted([*labelled, *every]) == list(range(len(history)))
-    for ax in figure.axes:
-        lines = [line for line in ax.get_lines() if not line.get_label().startswith("_")]
-        for style in (lambda line: line.get_marker(), lambda line: str(line._unscaled_dash_pattern)):
-            assert len({style(line) for line in lines}) == len(lines)
-        handles, _ = ax.get_legend_handles_labels()
-        assert all(h.get_marker() not in (None, "None", "") for h in handles)  # the legend shows them
-    assert "1 wins (with one's own capital)" in [t.get_text() for t in capitals.texts]
+    for panel in panels:
+        styles = [style for _, _, style in panel.lines]  # the legend row draws each line's own style
+        for part in ("marker", "linestyle"):
+            assert len({str(style[part]) for style in styles}) == len(styles)
+        assert all(style["marker"] not in (None, "None", "") for style in styles)
+    assert panels[-1].win == (1, "1 wins (with one's own capital)")
+
+
+
+def test_a_turn_with_its_map_layers_kept_imports_no_figure_or_axes(tmp_path):
+    """The charts, like the map's changing part, are drawn without matplotlib's Figure and Axes, whose
+    import cost more than the drawing: only a map layer drawn anew needs them."""
+    turn = EXAMPLES / "aa-revised" / "turns" / "02-germany.yaml"
+    program = f"""
+import sys
+from pathlib import Path
+from pbem.core.turn import load_turn, resolve_turn
+from pbem.render import render_turn
+files = resolve_turn(load_turn(Path({str(turn)!r})), render_turn).files
+assert "charts.png" in files and "report.html" in files
+print(sorted(m for m in sys.modules if m in ("matplotlib.figure", "matplotlib.axes", "matplotlib.pyplot")))
+"""
+    env = {**os.environ, "PBEM_CACHE_DIR": str(tmp_path / "cache")}
+    runs = [subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True, env=env)
+            for _ in range(2)]  # the first draws the map's layers and keeps them
+    assert runs[1].stdout.strip() == "[]"

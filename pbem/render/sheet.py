@@ -7,6 +7,7 @@ cache). A layer is an RGBA picture of the whole sheet, composited at its zorder.
 from __future__ import annotations
 
 import hashlib
+import io
 import sys
 import zlib
 from functools import cache
@@ -50,7 +51,8 @@ class Sheet:
         """What a text or marker asks of its figure (its dpi): the sheet stands in for it."""
         return self
 
-    def _add(self, zorder: float, draw: Callable[[RendererAgg], None]) -> None:
+    def add_drawing(self, zorder: float, draw: Callable[[RendererAgg], None]) -> None:
+        """Something drawn onto the renderer at `zorder` that is no artist (pixels laid over it)."""
         self._drawn.append((zorder, len(self._drawn), draw))
 
     def add_artist(self, artist: Any, clip: Bbox | bool = True, transform: Any = None, above: float = 0) -> Any:
@@ -60,10 +62,10 @@ class Sheet:
         artist.set_figure(self)
         if clip:
             artist.set_clip_box(self.frame if clip is True else clip)
-        self._add(above + artist.get_zorder(), artist.draw)
+        self.add_drawing(above + artist.get_zorder(), artist.draw)
         return artist
 
-    add_patch = add_artist
+    add_patch = add_collection = add_artist
 
     def text(self, x: float, y: float, text: str, **style: Any) -> Text:
         """As `Axes.text`: at board point (x, y), not clipped."""
@@ -104,15 +106,29 @@ class Sheet:
         """A picture of the whole sheet (RGBA rows from the top), composited at `zorder`."""
         def draw(renderer: RendererAgg) -> None:
             renderer.draw_image(renderer.new_gc(), 0, 0, pixels[::-1])
-        self._add(zorder, draw)
+        self.add_drawing(zorder, draw)
 
     def pixels(self, ground: np.ndarray) -> np.ndarray:
         """Everything drawn in zorder (in the order added within one) over `ground`; RGB rows from the top."""
         renderer = RendererAgg(self.width, self.height, self.dpi)
         np.asarray(renderer.buffer_rgba())[:] = ground
+        self._draw(renderer)
+        return np.asarray(renderer.buffer_rgba())[:, :, :3]
+
+    def svg(self) -> bytes:
+        """Everything drawn in zorder as SVG, its writing kept as text; a sheet at 72 dpi, whose pixels
+        are the SVG's points. No date, and ids from the drawing (the `svg.hashsalt` in force): the same
+        drawing is the same bytes."""
+        from matplotlib.backends.backend_svg import RendererSVG  # only for a sheet drawn as SVG
+        out = io.StringIO()
+        renderer = RendererSVG(self.width, self.height, out, metadata={"Date": None, "Creator": None})
+        self._draw(renderer)
+        renderer.finalize()
+        return out.getvalue().encode("utf-8")
+
+    def _draw(self, renderer: Any) -> None:
         for _, _, draw in sorted(self._drawn, key=lambda drawn: drawn[:2]):
             draw(renderer)
-        return np.asarray(renderer.buffer_rgba())[:, :, :3]
 
 
 def board_figure(size: tuple[float, float], dpi: float, box: Box, limits: Box, ground: bool) -> tuple[Any, Any]:

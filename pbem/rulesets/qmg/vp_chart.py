@@ -10,9 +10,9 @@ from matplotlib.lines import Line2D
 from matplotlib.markers import TICKDOWN, TICKLEFT
 from matplotlib.patches import Rectangle
 from matplotlib.text import Text
-from matplotlib.ticker import MaxNLocator
 from matplotlib.transforms import Affine2D, BboxTransformTo
 
+from pbem.render.axis import limits, tick_labels, ticks as axis_ticks
 from pbem.render.sheet import FIGURE, Sheet
 
 BOX = (0.04, 0.13, 0.2, 0.12)  # in the empty south-west of the board
@@ -23,7 +23,7 @@ TEAMS = (("axis", "-", "Axis"), ("allies", "--", "Allies"))
 def vp_chart(sheet: Sheet, history: list[tuple[int, dict[str, int]]], colours: dict[str, str]) -> None:
     """Each team's VP after every turn of the game so far, a tick at each round's first turn."""
     values = [vp[team] for _, vp in history for team, _, _ in TEAMS]
-    x_limits, y_limits = _limits(0, len(history) - 1), _limits(min(values), max(values))
+    x_limits, y_limits = limits(0, len(history) - 1), limits(min(values), max(values))
     frame, data = sheet.place(BOX, (*x_limits, *y_limits))
     points = sheet.dpi / 72
 
@@ -36,12 +36,11 @@ def vp_chart(sheet: Sheet, history: list[tuple[int, dict[str, int]]], colours: d
     below = data + Affine2D().translate(0, -(TICK + PAD) * points)
     for i in starts:
         add(Text(i, y_limits[0], str(history[i][0]), fontsize=FONT, ha="center", va="top", zorder=1.5), below)
-    ticks = [t for t in MaxNLocator(nbins=_tick_space(frame.height / points), steps=[1, 2, 2.5, 5, 10])
-             .tick_values(*y_limits) if y_limits[0] - 1e-9 <= t <= y_limits[1] + 1e-9]
+    ticks = axis_ticks(*y_limits, frame.height / points, FONT)
     add(Line2D([x_limits[0]] * len(ticks), ticks, ls="none", marker=TICKLEFT, markersize=TICK, markeredgewidth=0.8,
                color="black", zorder=1.5))
     left = data + Affine2D().translate(-(TICK + PAD) * points, 0)
-    for tick, label in zip(ticks, _tick_labels(ticks)):
+    for tick, label in zip(ticks, tick_labels(ticks)):
         add(Text(x_limits[0], tick, label, fontsize=FONT, ha="right", va="center_baseline", zorder=1.5), left)
     # the axis label 1 point under its tick labels (a line of FONT points, as tall as 1.17 FONT)
     add(Text(frame.x0 + frame.width / 2, frame.y0 - (TICK + PAD + 1.17 * FONT + 1) * points, "round",
@@ -64,23 +63,3 @@ def _legend(add, frame: Any, points: float, colours: dict[str, str]) -> None:
         x = frame.x0 + inset
         add(Line2D([x, x + 2 * FONT * points], [y, y], color=colours[team], ls=style, lw=1.6, zorder=5), Affine2D())
         add(Text(x + 2.8 * FONT * points, y, name, fontsize=FONT, va="center", zorder=5), Affine2D())
-
-
-def _limits(low: float, high: float) -> tuple[float, float]:
-    """An axis's limits as matplotlib sets them around data from `low` to `high`: widened when they
-    are one value, then a margin of a twentieth each way."""
-    low, high = MaxNLocator().nonsingular(low, high)
-    margin = (high - low) * 0.05
-    return low - margin, high + margin
-
-
-def _tick_space(length: float) -> int:
-    """How many ticks an axis `length` points long takes, as matplotlib's automatic ticks choose:
-    one per two label heights, between 1 and 9."""
-    return max(min(int(length // (2 * FONT)), 9), 1)
-
-
-def _tick_labels(ticks: list[float]) -> list[str]:
-    """The ticks as matplotlib writes them: as few decimals as every tick needs, a real minus sign."""
-    decimals = next((d for d in range(6) if all(abs(round(t, d) - t) < 1e-9 for t in ticks)), 6)
-    return [f"{t:.{decimals}f}".replace("-", "\u2212") for t in ticks]

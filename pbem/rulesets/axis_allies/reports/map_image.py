@@ -14,7 +14,8 @@ the same picture at a higher resolution.
 
 What no turn changes (the sea, neutral land, markers, legend, the wrapped edges) is drawn once for
 each board, window and scale (``map_layers``), and each piece of writing once (``map_sprites``); a
-turn draws its land, battles and arrows with Agg's renderer between those layers and lays its
+turn draws its land, battles and arrows on a `pbem.render.sheet.Sheet` (Agg's renderer, without the
+Figure and Axes whose import costs more than the turn's drawing) between those layers and lays its
 writing on them. The same inputs always give the same pixels, whether the layers and writing were
 just drawn or kept: the fonts are bundled with matplotlib, size and dpi follow from the arguments
 alone, and the kept pixels are always laid the same way; the reports make palette PNGs of them
@@ -24,17 +25,17 @@ board and the events; it never decides a rule.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import matplotlib
 import numpy as np
-from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import RendererAgg
 
+from pbem.render.sheet import Sheet
 from pbem.rulesets.axis_allies.reports.map_info import MapInfo, map_info
 from pbem.rulesets.axis_allies.reports.map_labels import layout, make_labels, writings
-from pbem.rulesets.axis_allies.reports.map_layers import Layers, forget_layers, map_figure, static_layers
+from pbem.rulesets.axis_allies.reports.map_layers import Layers, forget_layers, map_sheet, static_layers
 from pbem.rulesets.axis_allies.reports.map_marks import Writing
 from pbem.rulesets.axis_allies.reports.map_moves import draw_moves, draw_rockets
 from pbem.rulesets.axis_allies.reports.map_spaces import draw_battle_outlines, draw_polygons
@@ -85,25 +86,22 @@ def draw_map(state: Mapping[str, Any], board: Mapping[str, Any], graphics: Mappi
     with matplotlib.rc_context(_RC):
         layers = static_layers(view, scale, board, graphics, labels, theatre)
         layout(labels, view, state, events, territories)
-        fig, ax = map_figure(view, scale)
+        sheet = map_sheet(view, scale)
         convoy_zones = [z["name"] for z in board.get("sea_zones", []) if z.get("ipc")]
-        draw_polygons(ax, view, labels, territories, state.get("control") or {}, convoy_zones)
-        draw_battle_outlines(ax, view, labels)
-        draw_moves(ax, view, labels, events)
-        draw_rockets(ax, view, labels, events)
-        title = fig.text(12 / view.width_px, 1 - (view.top_px / 2) / view.height_px, title,
-                         fontproperties=font("bold", 15), ha="left", va="center")
-        renderer = RendererAgg(*fig.bbox.size, fig.dpi)  # as FigureCanvasAgg makes it
-        image = np.asarray(renderer.buffer_rgba())
-        image[...] = layers.base
+        draw_polygons(sheet, view, labels, territories, state.get("control") or {}, convoy_zones)
+        draw_battle_outlines(sheet, view, labels)
+        draw_moves(sheet, view, labels, events)
+        draw_rockets(sheet, view, labels, events)
+        sheet.figure_text(12 / view.width_px, 1 - (view.top_px / 2) / view.height_px, title,
+                          fontproperties=font("bold", 15), ha="left", va="center")  # over everything
         values = {t["name"]: t["ipc"] for t in board.get("territories", []) if t.get("ipc")}
         values |= {z["name"]: z["ipc"] for z in board.get("sea_zones", []) if z.get("ipc")}
-        _draw_turn(ax, renderer, image, layers, writings(view, labels, values))
-        title.draw(renderer)
+        _draw_turn(sheet, layers, writings(view, labels, values))
+        image = sheet.pixels(layers.base)
         keep_sprites()
         keep_text_sizes()
         info = map_info(view, labels, layers.outlines, state, events, image.shape[1::-1], scale)
-        return image[:, :, :3].copy(), info
+        return image.copy(), info
 
 
 def forget_drawings() -> None:
@@ -112,19 +110,20 @@ def forget_drawings() -> None:
     forget_sprites()
 
 
-def _draw_turn(ax: Axes, renderer: RendererAgg, image: np.ndarray, layers: Layers,
-               written: list[tuple[float, float, float, Writing]]) -> None:
+def _draw_turn(sheet: Sheet, layers: Layers, written: list[tuple[float, float, float, Writing]]) -> None:
     """The turn's drawing in the order of its layers: the land's owners and battles (matplotlib's
     artists), the markers, the writing under the moves' arrows, the arrows, the writing over them (tags),
     the wrapped edges."""
-    height = image.shape[0]
-    x0, y0, x1, y1 = ax.bbox.extents
+    height = int(sheet.height)
+    x0, y0, x1, y1 = sheet.frame.extents
     window = (round(height - y1), round(height - y0), round(x0), round(x1))
-    anchors = ax.transData.transform(np.array([(x, y) for _, x, y, _ in written]).reshape(-1, 2))
-    steps = [(artist.get_zorder(), artist.draw, (renderer,)) for artist in [*ax.collections, *ax.patches]]
-    steps.append((4, layers.marks.lay, (image,)))
-    steps += [(zorder, lay, (image, sprite(writing, renderer.dpi), round(x), round(height - y), window))
-              for (zorder, _, _, writing), (x, y) in zip(written, anchors)]
-    steps.append((9, layers.edges.lay, (image,)))
-    for _, action, arguments in sorted(steps, key=lambda step: step[0]):
-        action(*arguments)
+    anchors = sheet.data.transform(np.array([(x, y) for _, x, y, _ in written]).reshape(-1, 2))
+    sheet.add_drawing(4, _laid(layers.marks.lay))
+    for (zorder, _, _, writing), (x, y) in zip(written, anchors):
+        sheet.add_drawing(zorder, _laid(lay, sprite(writing, sheet.dpi), round(x), round(height - y), window))
+    sheet.add_drawing(9, _laid(layers.edges.lay))
+
+
+def _laid(action: Callable[..., None], *arguments: Any) -> Callable[[RendererAgg], None]:
+    """Pixels laid straight onto what the renderer has drawn so far, by ``action(image, *arguments)``."""
+    return lambda renderer: action(np.asarray(renderer.buffer_rgba()), *arguments)

@@ -10,12 +10,9 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from matplotlib.axes import Axes
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
 from pbem.rulesets.axis_allies.reports import map_store
@@ -26,6 +23,11 @@ from pbem.rulesets.axis_allies.reports.map_spaces import draw_markers, draw_wate
 from pbem.rulesets.axis_allies.reports.map_sprites import Overlay
 from pbem.rulesets.axis_allies.reports.map_style import DPI, MAP_COLOURS, font
 from pbem.rulesets.axis_allies.reports.map_view import View
+from pbem.render.sheet import Sheet
+
+if TYPE_CHECKING:  # a Figure and its Axes only where a layer is drawn anew: their import costs more than a turn
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 
 @dataclass(frozen=True)
@@ -41,16 +43,30 @@ class Layers:
 
 def map_figure(view: View, scale: float, face: str = "#ffffff") -> tuple[Figure, Axes]:
     """A figure of the map's image at ``scale``, and the axes of the map in it (board pixels)."""
-    figure = Figure(figsize=(view.width_px / DPI, view.height_px / DPI), dpi=DPI * scale, facecolor=face)
-    height = view.height_px
-    ax = figure.add_axes((0, view.bottom_px / height, 1, view.map_height_px / height))
+    from matplotlib.figure import Figure
+    figure = Figure(figsize=_size(view), dpi=DPI * scale, facecolor=face)
+    ax = figure.add_axes(_box(view))
     ax.set_xlim(view.x0, view.x1)
     ax.set_ylim(view.y1, view.y0)
     ax.set_axis_off()
     return figure, ax
 
 
+def map_sheet(view: View, scale: float) -> Sheet:
+    """The map's image at ``scale`` as a `Sheet`, its box the map's axes: what a turn draws on."""
+    return Sheet(_size(view), DPI * scale, _box(view), (view.x0, view.x1, view.y1, view.y0))
+
+
+def _size(view: View) -> tuple[float, float]:
+    return view.width_px / DPI, view.height_px / DPI
+
+
+def _box(view: View) -> tuple[float, float, float, float]:
+    return 0, view.bottom_px / view.height_px, 1, view.map_height_px / view.height_px
+
+
 def _pixels(figure: Figure) -> np.ndarray:
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
     canvas = FigureCanvasAgg(figure)
     canvas.draw()
     return np.asarray(canvas.buffer_rgba()).copy()
@@ -73,7 +89,7 @@ def static_layers(view: View, scale: float, board: Mapping[str, Any], graphics: 
         if len(_KEPT) >= 16:
             _KEPT.clear()
         name = map_store.key("layers", board, graphics, theatre, scale)
-        layers = _from_disk(map_store.read("layers", name), map_figure(view, scale)[0])
+        layers = _from_disk(map_store.read("layers", name), map_sheet(view, scale))
         if layers is None:
             layers = _draw(view, scale, board, labels, theatre)
             map_store.write("layers", name, {"base": layers.base, "marks_index": layers.marks.index,
@@ -84,11 +100,11 @@ def static_layers(view: View, scale: float, board: Mapping[str, Any], graphics: 
     return kept[2]
 
 
-def _from_disk(arrays: dict[str, np.ndarray] | None, figure: Figure) -> Layers | None:
-    """The layers kept on disk, if they are of the figure's size."""
+def _from_disk(arrays: dict[str, np.ndarray] | None, sheet: Sheet) -> Layers | None:
+    """The layers kept on disk, if they are of the sheet's size."""
     if arrays is None:
         return None
-    width, height = (int(side) for side in figure.bbox.size)
+    width, height = int(sheet.width), int(sheet.height)
     base = arrays.get("base")
     if base is None or base.dtype != np.uint8 or base.shape != (height, width, 4):
         return None

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
 from pbem.rulesets.axis_allies.reports.map_marks import (
@@ -36,6 +35,9 @@ from pbem.rulesets.axis_allies.reports.map_style import (
     text_size,
 )
 from pbem.rulesets.axis_allies.reports.map_view import View
+
+if TYPE_CHECKING:  # drawn in a board's layer, anew
+    from matplotlib.figure import Figure
 
 
 @dataclass(frozen=True)

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from matplotlib.axes import Axes
 from matplotlib.patches import FancyArrowPatch
 from matplotlib.path import Path as MplPath
 
@@ -27,6 +26,11 @@ from pbem.rulesets.axis_allies.reports.map_style import (
     arrow_layers,
     font,
 )
+
+if TYPE_CHECKING:  # the map's layers, drawn anew, are an Axes'; a turn's drawing is a Sheet's
+    from matplotlib.axes import Axes
+
+    from pbem.render.sheet import Sheet
 
 
 _ARROW_HEAD_PX = ARROW_HEAD_PT * DPI / 72
@@ -122,7 +126,7 @@ def trim(points: np.ndarray, start: float, end: float) -> np.ndarray | None:
                                 if a < cum[i] < b), at(b)])
 
 
-def draw_arrow(ax: Axes, points: np.ndarray, colour: str, line_style: Any = "-", scale: float = 1.0,
+def draw_arrow(ax: Axes | Sheet, points: np.ndarray, colour: str, line_style: Any = "-", scale: float = 1.0,
                zorder: float = 7.5) -> None:
     """One arrow along the polyline ``points`` (data units, ``scale`` image pixels each): its
     body in ``colour`` and ``line_style`` over its outline. The head is drawn apart from the

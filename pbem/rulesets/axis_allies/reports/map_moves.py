@@ -7,15 +7,17 @@ back side by side; rockets as dotted arcs.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from matplotlib.axes import Axes
 
 from pbem.rulesets.axis_allies.reports.map_labels import Label
 from pbem.rulesets.axis_allies.reports.map_marks import arc_points, draw_arrow, trim
 from pbem.rulesets.axis_allies.reports.map_style import DAMAGE_COLOURS, NONCOMBAT_DASHES, ROCKET_DOTS
 from pbem.rulesets.axis_allies.reports.map_view import View, near
+
+if TYPE_CHECKING:
+    from pbem.render.sheet import Sheet
 
 #: How far a move keeps to its right when another runs the same path backwards (image pixels).
 _TWIN_OFFSET_PX = 4.5
@@ -145,7 +147,7 @@ def _offset_right(points: np.ndarray, distance: float) -> np.ndarray:
     return np.asarray(out)
 
 
-def draw_moves(ax: Axes, view: View, labels: Mapping[str, Label],
+def draw_moves(sheet: Sheet, view: View, labels: Mapping[str, Label],
                events: Sequence[Mapping[str, Any]]) -> None:
     """Each move once, as an arrow along its path. A move whose path another move (or itself)
     runs backwards, such as fighters that attack and fly home, keeps to its right-hand side, so
@@ -172,10 +174,10 @@ def draw_moves(ax: Axes, view: View, labels: Mapping[str, Label],
         colour = view.style.colours(event.get("power"))["unit"]
         line_style = "-" if event.get("phase") == "combat" else NONCOMBAT_DASHES
         for dx in view.offsets(float(points[:, 0].min()), float(points[:, 0].max())):
-            draw_arrow(ax, points + (dx, 0.0), colour, line_style, view.scale)
+            draw_arrow(sheet, points + (dx, 0.0), colour, line_style, view.scale)
 
 
-def draw_rockets(ax: Axes, view: View, labels: Mapping[str, Label],
+def draw_rockets(sheet: Sheet, view: View, labels: Mapping[str, Label],
                  events: Sequence[Mapping[str, Any]]) -> None:
     """Each rocket strike as a dotted arc from the AA gun that fired it to its target (the damage
     is tagged there), so that it does not read as a move."""
@@ -187,4 +189,4 @@ def draw_rockets(ax: Axes, view: View, labels: Mapping[str, Label],
             continue
         arc = arc_points(points[0], points[-1])
         for dx in view.offsets(float(arc[:, 0].min()), float(arc[:, 0].max())):
-            draw_arrow(ax, arc + (dx, 0.0), DAMAGE_COLOURS["ink"], ROCKET_DOTS, view.scale)
+            draw_arrow(sheet, arc + (dx, 0.0), DAMAGE_COLOURS["ink"], ROCKET_DOTS, view.scale)

@@ -7,9 +7,8 @@ the strips beyond them veiled on the full map (they repeat the opposite edge).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from matplotlib.axes import Axes
 from matplotlib.collections import PolyCollection
 from matplotlib.patches import Rectangle
 
@@ -17,6 +16,11 @@ from pbem.rulesets.axis_allies.reports.map_labels import Label
 from pbem.rulesets.axis_allies.reports.map_marks import ipc_badge, victory_city
 from pbem.rulesets.axis_allies.reports.map_style import BATTLE_COLOURS, MAP_COLOURS, font
 from pbem.rulesets.axis_allies.reports.map_view import View
+
+if TYPE_CHECKING:  # the map's layers, drawn anew, are an Axes'; a turn's drawing is a Sheet's
+    from matplotlib.axes import Axes
+
+    from pbem.render.sheet import Sheet
 
 
 def _rings(view: View, label: Label) -> list:
@@ -41,7 +45,7 @@ def draw_waters(ax: Axes, view: View, labels: Mapping[str, Label],
                                      hatch="////", zorder=2))
 
 
-def draw_polygons(ax: Axes, view: View, labels: Mapping[str, Label],
+def draw_polygons(sheet: Sheet, view: View, labels: Mapping[str, Label],
                   territories: Mapping[str, Mapping[str, Any]],
                   control: Mapping[str, str], convoy_zones: Sequence[str]) -> None:
     """Land in its controller's colour, every land border (neutral ones too), and convoy zones' holders."""
@@ -56,7 +60,7 @@ def draw_polygons(ax: Axes, view: View, labels: Mapping[str, Label],
             land.extend(rings)
             land_faces.extend([view.style.land_colour(control.get(label.name)) if label.name in control
                                else MAP_COLOURS["uncontrolled"]] * len(rings))
-    ax.add_collection(PolyCollection(neutral + land, facecolors=["none"] * len(neutral)
+    sheet.add_collection(PolyCollection(neutral + land, facecolors=["none"] * len(neutral)
                                      + land_faces, edgecolors=MAP_COLOURS["land_edge"],
                                      linewidths=0.6, zorder=2.1))
     # A convoy zone (Europe) is held like a territory: its border shows who holds it now.
@@ -69,19 +73,19 @@ def draw_polygons(ax: Axes, view: View, labels: Mapping[str, Label],
         convoys.extend(rings)
         holders.extend([view.style.colours(control[zone])["unit"]] * len(rings))
     if convoys:
-        ax.add_collection(PolyCollection(convoys, facecolors="none", edgecolors=holders,
+        sheet.add_collection(PolyCollection(convoys, facecolors="none", edgecolors=holders,
                                          linewidths=2.4, zorder=2.2))
 
 
-def draw_battle_outlines(ax: Axes, view: View, labels: Mapping[str, Label]) -> None:
+def draw_battle_outlines(sheet: Sheet, view: View, labels: Mapping[str, Label]) -> None:
     for label in labels.values():
         if label.outline is None:
             continue
         for dx in view.offsets(label.xmin, label.xmax):
             rings = [r + (dx, 0.0) for r in label.rings]
-            ax.add_collection(PolyCollection(rings, facecolors="none", edgecolors="#ffffff",
+            sheet.add_collection(PolyCollection(rings, facecolors="none", edgecolors="#ffffff",
                                              linewidths=4.6, zorder=3))
-            ax.add_collection(PolyCollection(rings, facecolors="none",
+            sheet.add_collection(PolyCollection(rings, facecolors="none",
                                              edgecolors=BATTLE_COLOURS[label.outline],
                                              linewidths=2.6, zorder=3.1))
 

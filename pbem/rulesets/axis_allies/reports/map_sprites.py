@@ -16,9 +16,10 @@ from dataclasses import dataclass
 
 import numpy as np
 from matplotlib.backends.backend_agg import RendererAgg
-from matplotlib.figure import Figure
+from matplotlib.text import Text
 from matplotlib.transforms import IdentityTransform
 
+from pbem.render.sheet import Sheet
 from pbem.rulesets.axis_allies.reports import map_store
 from pbem.rulesets.axis_allies.reports.map_marks import Writing
 
@@ -70,7 +71,6 @@ _SPRITES: dict[tuple[Writing, float], Sprite] = {}
 _MOST_SPRITES = 20_000  # a process that draws many games forgets them all past this, rather than grow
 _READ: set[float] = set()  # the resolutions whose writing kept on disk was read
 _DRAWN: set[float] = set()  # the resolutions with writing drawn since it was last kept on disk
-_PAD = Figure()  # what writing needs of a figure: its dpi
 
 
 def sprite(writing: Writing, dpi: float) -> Sprite:
@@ -126,18 +126,15 @@ def forget_sprites() -> None:
 
 
 def _draw(writing: Writing, dpi: float) -> Sprite:
-    _PAD.set_dpi(dpi)
-    text = _PAD.text(0, 0, writing.text, transform=IdentityTransform(), **writing.kwargs())
-    try:
-        extent = text.get_window_extent(RendererAgg(1, 1, dpi))
-        margin = math.ceil(writing.size * dpi / 72) + 8  # boxes, badges' circles and halos reach past the text
-        x, y = margin + math.ceil(-extent.x0), margin + math.ceil(-extent.y0)
-        width, height = math.ceil(extent.width) + 2 * margin + 1, math.ceil(extent.height) + 2 * margin + 1
-        renderer = RendererAgg(width, height, dpi)
-        text.set_position((x, y))
-        text.draw(renderer)
-    finally:
-        text.remove()
+    text = Text(0, 0, writing.text, transform=IdentityTransform(), **writing.kwargs())
+    text.set_figure(Sheet((1, 1), dpi, (0, 0, 1, 1), (0, 1, 0, 1)))  # what writing needs of a figure: its dpi
+    extent = text.get_window_extent(RendererAgg(1, 1, dpi))
+    margin = math.ceil(writing.size * dpi / 72) + 8  # boxes, badges' circles and halos reach past the text
+    x, y = margin + math.ceil(-extent.x0), margin + math.ceil(-extent.y0)
+    width, height = math.ceil(extent.width) + 2 * margin + 1, math.ceil(extent.height) + 2 * margin + 1
+    renderer = RendererAgg(width, height, dpi)
+    text.set_position((x, y))
+    text.draw(renderer)
     pixels = np.asarray(renderer.buffer_rgba())
     rows, cols = np.flatnonzero(pixels[:, :, 3].any(axis=1)), np.flatnonzero(pixels[:, :, 3].any(axis=0))
     if not len(rows):
