@@ -237,3 +237,18 @@ print(sorted(m for m in sys.modules if m in ("matplotlib.figure", "matplotlib.ax
     runs = [subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True, env=env)
             for _ in range(2)]  # the first draws the map's layers and keeps them
     assert runs[1].stdout.strip() == "[]"
+
+
+def test_a_long_game_names_at_most_twelve_rounds_under_its_charts():
+    """300 turns: the rounds named every 5th (R5, R10... R60), each turn still ticked, so the labels
+    neither overlap nor make the drawing grow with the game's length."""
+    from pbem.core.history import Point
+    from pbem.rulesets.axis_allies.reports.charts import ROUND_LABELS, _turn_axis
+    powers = ("ussr", "germany", "uk", "japan", "usa")
+    history = [Point(0, None, None, {})] + [Point(t, (t - 1) // 5 + 1, powers[(t - 1) % 5], {}) for t in range(1, 301)]
+    labelled, labels, every = _turn_axis(history)
+    assert labels == ["start"] + [f"R{r}" for r in range(5, 61, 5)]
+    assert len(labels) - 1 <= ROUND_LABELS
+    assert sorted([*labelled, *every]) == list(range(len(history)))
+    short = history[:41]  # 8 rounds: every round named, as before
+    assert _turn_axis(short)[1] == ["start"] + [f"R{r}" for r in range(1, 9)]

@@ -11,6 +11,7 @@ same bytes.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -42,6 +43,11 @@ PNG_DPI = 130
 MARKERS = ("o", "s", "^", "D", "v", "P")
 DASHES = ("-", (0, (5, 2)), (0, (1, 1.5)), (0, (6, 2, 1, 2)), (0, (3, 1, 1, 1, 1, 1)), (0, (9, 3)))
 """With the markers, what tells lines apart without their colours (a colour-blind reader, a grey print)."""
+ROUND_LABELS = 12
+"""At most this many rounds named under the charts: more would overlap on a chart this wide."""
+MARKED = 40
+"""At most about this many markers a line: more would run together into a thicker line on a chart this
+wide, and each is an element of the SVG, whose drawing would grow with the game's length."""
 CAPITALS_TO_WIN = 1
 """Where capitals decide (Europe, l.76-80, l.613): one enemy capital held, with one's own, until one's
 next turn wins."""
@@ -79,17 +85,28 @@ def _line_style(i: int) -> dict:
 
 
 def _turn_axis(points: Sequence[Point]) -> tuple[list[int], list[str], list[int]]:
-    """Labelled ticks at the opening and at the first turn of each round, and a small tick at every turn."""
-    ticks, labels, seen = [], [], set()
+    """Labelled ticks at the opening and at the first turn of a round (of every round, or where more
+    would not fit of every 2nd, 5th, 10th... round: R10, R20...), and a small tick at every other turn."""
+    ticks, labels, starts = [], [], []
     for i, p in enumerate(points):
         if p.power is None:
             ticks.append(i)
             labels.append("start" if p.turn == 0 else "before")
-        elif p.round not in seen:
-            seen.add(p.round)
-            ticks.append(i)
-            labels.append(f"R{p.round}")
+        elif not starts or points[starts[-1]].round != p.round:
+            starts.append(i)
+    step = _round_step(len(starts))
+    for i in (i for i in starts if step == 1 or points[i].round % step == 0):
+        ticks.append(i)
+        labels.append(f"R{points[i].round}")
     return ticks, labels, [i for i in range(len(points)) if i not in ticks]
+
+
+def _round_step(rounds: int) -> int:
+    """Name every round, or every 2nd, 5th, 10th, 20th... so that at most `ROUND_LABELS` are named."""
+    step = 1
+    while -(-rounds // step) > ROUND_LABELS:
+        step = step * 5 // 2 if str(step)[0] == "2" else step * 2
+    return step
 
 
 def _panels(points: Sequence[Point], w: Words, colours: Mapping[str, str]) -> list[Panel]:
@@ -198,8 +215,9 @@ def _chart(sheet: Sheet, panel: Panel, box: tuple[float, float, float, float], t
     across = blended_transform_factory(corner, data)
     _value_axis(sheet, frame, across, ticks(low, high, frame.height / pt, LABEL_PT, panel.integer))
     _turn_axis_marks(sheet, frame, blended_transform_factory(data, corner), turns, last)
+    spread = {"markevery": math.ceil(len(turns) / MARKED)} if len(turns) > MARKED else {}
     for xs, ys, style in panel.lines:
-        sheet.add_artist(Line2D(xs, ys, linewidth=2, zorder=2, **style), clip=frame, transform=data)
+        sheet.add_artist(Line2D(xs, ys, linewidth=2, zorder=2, **style, **spread), clip=frame, transform=data)
     if panel.win:
         win, label = panel.win
         sheet.add_artist(Line2D([0, 1], [win, win], color=WIN_COLOUR, linewidth=1, linestyle=(0, (4, 3)), zorder=2),
