@@ -7,6 +7,7 @@ out, so the Markdown, HTML and BBCode reports always tell the same story.
 from __future__ import annotations
 
 import base64
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from pbem.core.dice import seed_check_command
@@ -417,12 +418,16 @@ def render_reports(before: dict[str, Any], after: dict[str, Any], log: EventLog,
     title = f"{model['game']} — round {model['round']}, after {model['power']}'s turn"
     ruleset = get_ruleset(before["ruleset"])
     colours = {p: c["unit"] for p, c in ruleset.map_data()[1]["style"]["powers"].items()}
-    charts_svg, charts_png = render_charts(history, ruleset.words(), colours)
     pixels, info = draw_board(after, log.events, title, scale=VIEWER_SCALE)
-    map_png = palette_image(pixels, 256)
-    return {"report.md": render_markdown(model).encode("utf-8"),
-            "report.bbcode": render_bbcode(model).encode("utf-8"),
-            "report.html": render_html(model, map_png, charts_svg, _viewer_data(info)).encode("utf-8"),
-            "charts.png": charts_png, "map.png": map_png,
-            # 128 colours keep the forum map well under the 300 kB that forums commonly accept
-            "map-forum.png": palette_image(pixels, 128, width=round(pixels.shape[1] / VIEWER_SCALE))}
+    # PIL quantises and compresses without holding the interpreter: the maps' PNGs are made on a second
+    # thread while this one draws the charts and writes the text (each PNG is the same bytes either way)
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        map_png = pool.submit(palette_image, pixels, 256)
+        # 128 colours keep the forum map well under the 300 kB that forums commonly accept
+        forum_png = pool.submit(palette_image, pixels, 128, width=round(pixels.shape[1] / VIEWER_SCALE))
+        charts_svg, charts_png = render_charts(history, ruleset.words(), colours)
+        texts = {"report.md": render_markdown(model).encode("utf-8"),
+                 "report.bbcode": render_bbcode(model).encode("utf-8")}
+        html = render_html(model, map_png.result(), charts_svg, _viewer_data(info))
+        return {**texts, "report.html": html.encode("utf-8"), "charts.png": charts_png, "map.png": map_png.result(),
+                "map-forum.png": forum_png.result()}
