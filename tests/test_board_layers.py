@@ -28,7 +28,8 @@ def play(turn: Path, cache: Path) -> dict:
     """The turn adjudicated in a new process with `cache` as its cache folder: its map and whether it
     imported matplotlib's Figure."""
     done = subprocess.run([sys.executable, "-c", PLAY, str(turn)], capture_output=True, text=True, check=True,
-                          env={**os.environ, "PBEM_CACHE_DIR": str(cache), "MPLBACKEND": "Agg"})
+                          env={**os.environ, "PBEM_CACHE_DIR": str(cache), "MPLBACKEND": "Agg"},
+                          cwd=cache.parent)  # not the checkout, whose folders `python -c` would import first
     return json.loads(done.stdout.splitlines()[-1])
 
 

@@ -7,10 +7,10 @@ exit: what a whole `pbem` process pays for at its start."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -31,10 +31,11 @@ app()
 """
 
 
-def loaded(*args: object, cwd: Path = REPO) -> set[str]:
-    """The watched packages a whole `pbem ARGS` process imported; the command must succeed."""
-    done = subprocess.run([sys.executable, "-c", PROGRAM, ",".join(WATCHED), *map(str, args)], cwd=cwd,
-                          env=dict(os.environ, PYTHONPATH=str(REPO)), capture_output=True, text=True)
+def loaded(*args: object) -> set[str]:
+    """The watched packages a whole `pbem ARGS` process of the installed pbem imported (run outside the
+    checkout, whose folders `python -c` would import first); the command must succeed."""
+    done = subprocess.run([sys.executable, "-c", PROGRAM, ",".join(WATCHED), *map(str, args)],
+                          cwd=tempfile.gettempdir(), capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     line = next(line for line in done.stderr.splitlines() if line.startswith("MODULES "))
     return {name.split(".")[0] for name in json.loads(line.removeprefix("MODULES "))}

@@ -234,7 +234,8 @@ assert "charts.png" in files and "report.html" in files
 print(sorted(m for m in sys.modules if m in ("matplotlib.figure", "matplotlib.axes", "matplotlib.pyplot")))
 """
     env = {**os.environ, "PBEM_CACHE_DIR": str(tmp_path / "cache")}
-    runs = [subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True, env=env)
+    runs = [subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True, env=env,
+                           cwd=tmp_path)  # not the checkout, whose folders `python -c` would import first
             for _ in range(2)]  # the first draws the map's layers and keeps them
     assert runs[1].stdout.strip() == "[]"
 
