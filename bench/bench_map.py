@@ -22,7 +22,8 @@ sys.path.insert(0, str(REPO))
 
 from pbem.rulesets.axis_allies.reports.map_image import draw_map  # noqa: E402
 from pbem.render.palette import palette_image  # noqa: E402
-from pbem.rulesets.axis_allies import AxisAllies, edition  # noqa: E402
+from pbem.rulesets.axis_allies.edition import edition  # noqa: E402
+from pbem.rulesets.axis_allies.ruleset import AxisAllies  # noqa: E402
 
 EVENTS: list[dict[str, Any]] = [
     {"type": "move", "phase": "combat", "power": "germany", "units": {"tank": 1},

@@ -166,7 +166,7 @@ MIXED_DEFENCE = {"infantry": 70, "artillery": 20, "tank": 10, "fighter": 20}
 def in_process_odds(attackers: dict[str, int], defenders: dict[str, int], clock: str = "perf_counter"):
     """A measurement: ``battle_odds`` of a land battle in a fresh interpreter, through the functions
     every checkout since issue 13 has."""
-    setup = ("from pbem.rulesets.axis_allies import edition\n"
+    setup = ("from pbem.rulesets.axis_allies.edition import edition\n"
              "from pbem.rulesets.axis_allies.combat.battle import Battle, make_pieces\n"
              "from pbem.rulesets.axis_allies.odds import battle_odds\n"
              "rules = edition('aa-revised').combat\n"

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from pbem.core.yamlio import parse_document
-from pbem.rulesets.axis_allies import edition
+from pbem.rulesets.axis_allies.edition import edition
 from pbem.rulesets.axis_allies.edition import Edition
 from pbem.rulesets.axis_allies.state import Position
 from pbem.rulesets.axis_allies.turn import check_turn

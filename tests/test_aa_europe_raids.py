@@ -2,7 +2,7 @@
 other edition, and the raid's air battle on its own (seed l.709-745)."""
 
 from pbem.core.yamlio import parse_document
-from pbem.rulesets.axis_allies import edition
+from pbem.rulesets.axis_allies.edition import edition
 from pbem.rulesets.axis_allies.combat.battle import Piece
 from pbem.rulesets.axis_allies.combat.raids import resolve_bombing_raid
 from pbem.rulesets.axis_allies.orders import read_standing

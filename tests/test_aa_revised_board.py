@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pbem.rulesets.axis_allies.names import normalise
-from pbem.rulesets.axis_allies import edition
+from pbem.rulesets.axis_allies.edition import edition
 
 REVISED = edition("aa-revised")
 

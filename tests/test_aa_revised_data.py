@@ -277,7 +277,7 @@ def test_aliases_are_unambiguous() -> None:
 def test_the_battle_engine_uses_the_unit_table_and_the_board() -> None:
     # The battle numbers, turn order and sides come from the edition's data; where each unit type
     # fights is the family's, and must agree with the unit table.
-    from pbem.rulesets.axis_allies import edition
+    from pbem.rulesets.axis_allies.edition import edition
     from pbem.rulesets.axis_allies.combat.battle import KINDS
 
     revised = edition("aa-revised")

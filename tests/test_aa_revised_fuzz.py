@@ -9,7 +9,7 @@ from pbem.core.dice import DiceStream
 from pbem.core.events import EventLog
 from pbem.core.yamlio import dump_yaml, parse_document
 from pbem.rulesets import get_ruleset
-from pbem.rulesets.axis_allies import edition
+from pbem.rulesets.axis_allies.edition import edition
 
 REVISED = edition("aa-revised")
 

@@ -6,7 +6,7 @@ import pytest
 
 from pbem.core.yamlio import parse_document
 from pbem.rulesets import get_ruleset
-from pbem.rulesets.axis_allies import edition
+from pbem.rulesets.axis_allies.edition import edition
 
 REVISED = edition("aa-revised")
 

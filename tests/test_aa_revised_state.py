@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from pbem.core.yamlio import dump_yaml, parse_document
 from pbem.rulesets import RULESETS, get_ruleset
 from pbem.rulesets.axis_allies.state import Position
-from pbem.rulesets.axis_allies import edition
+from pbem.rulesets.axis_allies.edition import edition
 
 REVISED = edition("aa-revised")
 

@@ -16,7 +16,7 @@ from pbem.rulesets.axis_allies.combat.battle import Battle, CombatRules, Piece, 
 from pbem.rulesets.axis_allies.combat.decisions import BattleOrders, CasualtyOrder, PowerOrders, RetreatRule
 from pbem.rulesets.axis_allies.combat.raids import resolve_bombing_raid, resolve_rocket_strike
 from pbem.rulesets.axis_allies.combat.resolve import resolve_battle, takes_territory
-from pbem.rulesets.axis_allies import edition
+from pbem.rulesets.axis_allies.edition import edition
 from pbem.rulesets.axis_allies.edition import Edition
 
 CATALOGUE = Path(__file__).parent / "catalogue"

@@ -14,7 +14,7 @@ from pbem.rulesets.axis_allies.combat.decisions import BattleOrders, CasualtyOrd
 from pbem.rulesets.axis_allies.combat.resolve import resolve_battle
 from pbem.rulesets.axis_allies.combat.volleys import attack_volleys, defence_volleys
 from functools import partial
-from pbem.rulesets.axis_allies import edition
+from pbem.rulesets.axis_allies.edition import edition
 
 REVISED = edition("aa-revised")
 RULES = REVISED.combat

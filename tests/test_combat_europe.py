@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.rulesets.axis_allies import edition
+from pbem.rulesets.axis_allies.edition import edition
 from pbem.rulesets.axis_allies.combat.battle import Battle, Piece, check_battle, make_pieces
 from pbem.rulesets.axis_allies.combat.casualties import casualty_policies, take_casualties
 from pbem.rulesets.axis_allies.combat.decisions import BattleOrders

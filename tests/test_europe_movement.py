@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pbem.core.yamlio import parse_document
 from pbem.rulesets import get_ruleset
-from pbem.rulesets.axis_allies import edition
+from pbem.rulesets.axis_allies.edition import edition
 
 
 def test_revised_keeps_its_transport_words():

@@ -316,12 +316,14 @@ def test_dollar_signs_in_the_title_are_text_not_a_formula(tmp_path: Path) -> Non
 
 
 def _europe_board() -> dict[str, Any]:
-    from pbem.rulesets.axis_allies import AxisAllies, edition
+    from pbem.rulesets.axis_allies.edition import edition
+    from pbem.rulesets.axis_allies.ruleset import AxisAllies
     return AxisAllies(edition("aa-europe")).map_data()[0]
 
 
 def _europe_map(tmp_path: Path, control: dict[str, str]) -> tuple[np.ndarray, dict[str, Any]]:
-    from pbem.rulesets.axis_allies import AxisAllies, edition
+    from pbem.rulesets.axis_allies.edition import edition
+    from pbem.rulesets.axis_allies.ruleset import AxisAllies
     europe = AxisAllies(edition("aa-europe"))
     board, graphics = europe.map_data()
     state = europe.opening_state("Europe", {})

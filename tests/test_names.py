@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 from pbem.cli import app
 from pbem.rulesets.axis_allies.board import Board
 from pbem.rulesets.axis_allies.names import normalise
-from pbem.rulesets.axis_allies import edition
+from pbem.rulesets.axis_allies.edition import edition
 
 REVISED = edition("aa-revised")
 

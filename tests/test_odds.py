@@ -17,7 +17,7 @@ from pbem.rulesets.axis_allies.odds import Odds, battle_luck, battle_odds, simul
 from pbem.rulesets.axis_allies.odds_chain import BattleTooLarge
 from pbem.rulesets.axis_allies.odds_dice import hit_distribution
 from functools import partial
-from pbem.rulesets.axis_allies import edition
+from pbem.rulesets.axis_allies.edition import edition
 from pbem.rulesets.axis_allies import odds, odds_sweep
 
 REVISED = edition("aa-revised")

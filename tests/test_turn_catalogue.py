@@ -18,7 +18,8 @@ from pbem.core.dice import FixedDice
 from pbem.core.events import EventLog
 from pbem.core.yamlio import Document, dump_yaml, parse_document
 from pbem.core.ruleset import Ruleset
-from pbem.rulesets.axis_allies import AxisAllies, edition
+from pbem.rulesets.axis_allies.edition import edition
+from pbem.rulesets.axis_allies.ruleset import AxisAllies
 from pbem.rulesets.axis_allies.state import Position
 
 CATALOGUE = Path(__file__).parent / "catalogue"

@@ -3,17 +3,21 @@
 `AxisAllies` is what the core sees (pbem.core.ruleset.Ruleset) for one `Edition` (edition.py, the
 edition's data under editions/); the rules live in one module per concern, listed in
 docs/architecture.md: turn.py plays the phases in order.
+
+Nothing is imported here: every pbem command loads `odds_command` of this package (an entry point of
+`pbem.commands`), and the engine would cost the other games' commands some 20 ms each.
 """
 
-from pbem.rulesets.axis_allies.edition import edition
-from pbem.rulesets.axis_allies.ruleset import AxisAllies
 
-__all__ = ["AxisAllies", "edition", "europe", "revised"]
-
-
-def revised() -> AxisAllies:
-    return AxisAllies(edition("aa-revised"))
+def revised():
+    return _ruleset("aa-revised")
 
 
-def europe() -> AxisAllies:
-    return AxisAllies(edition("aa-europe"))
+def europe():
+    return _ruleset("aa-europe")
+
+
+def _ruleset(edition_id: str):
+    from pbem.rulesets.axis_allies.edition import edition
+    from pbem.rulesets.axis_allies.ruleset import AxisAllies
+    return AxisAllies(edition(edition_id))
