@@ -10,9 +10,11 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
+import os
 import shutil
 import subprocess
 import sys
+import time
 from collections import Counter
 from functools import cache
 from pathlib import Path
@@ -26,6 +28,7 @@ from matplotlib.image import imread
 from matplotlib.path import Path as MplPath
 from PIL import Image
 
+from pbem.core.cache import UNUSED_DAYS
 from pbem.render.palette import palette_image
 from pbem.rulesets import get_ruleset
 from pbem.rulesets.axis_allies.reports.map_image import draw_map, forget_drawings
@@ -572,7 +575,8 @@ def test_scale_must_be_positive() -> None:
 def test_a_map_is_the_same_drawn_anew_or_from_what_was_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The board's layers and the writing are drawn once and kept, in the process and on disk: a map
     drawn with them kept, with them forgotten, in another process from the disk, or from a kept file
-    that is cut short, has the same pixels; what another version of the code kept is removed."""
+    that is cut short, has the same pixels; what no process read for a month is removed, what another
+    version of the code uses is not (two pbem versions may share the folder)."""
     monkeypatch.setenv("PBEM_CACHE_DIR", str(tmp_path / "cache"))
     program = f"""
 import json, sys, yaml
@@ -596,11 +600,14 @@ maps = b"".join(draw_map(state, board, graphics, events, theatre=theatre, title=
         exec(program, done)
         return done["maps"]
 
-    older = tmp_path / "cache" / "aa-map-layers" / "0123456789abcdef-0123"  # kept by another version of the code
-    older.parent.mkdir(parents=True)
-    older.write_bytes(b"older")
+    unused, other = (tmp_path / "cache" / "aa-map-layers" / name for name in ("unused", "other-version"))
+    unused.parent.mkdir(parents=True)
+    for entry in (unused, other):
+        entry.write_bytes(b"kept")
+    month_ago = time.time() - (UNUSED_DAYS + 1) * 86400
+    os.utime(unused, (month_ago, month_ago))
     anew = drawn()  # and kept on disk
-    assert not older.exists()
+    assert not unused.exists() and other.exists()
     assert drawn(process=True) == anew
     forget_drawings()
     assert drawn() == anew  # from the disk

@@ -2,6 +2,8 @@
 unchanging layers): files in the user's cache folder, each under a key that names everything it was
 made from. An entry is written whole or not at all and carries its own digest, so a torn, corrupt or
 foreign file reads as missing and is made again; a cache folder that cannot be written costs only time.
+An entry no process has read for UNUSED_DAYS goes when another of its kind is written: what an older
+pbem or an older board made, while two pbem versions sharing the folder each keep what they read.
 
 The folder is $PBEM_CACHE_DIR, else $XDG_CACHE_HOME/pbem, else ~/.cache/pbem."""
 
@@ -11,9 +13,11 @@ import hashlib
 import json
 import os
 import tempfile
+import time
 from pathlib import Path
 
 _DIGEST = hashlib.sha256().digest_size
+UNUSED_DAYS = 30
 
 
 def cache_dir() -> Path:
@@ -31,12 +35,19 @@ def cache_key(*parts: str) -> str:
 
 def read_cached(kind: str, key: str) -> bytes | None:
     """The entry `key` of `kind`, or None when it is missing, unreadable or not what was written."""
+    entry = cache_dir() / kind / key
     try:
-        data = (cache_dir() / kind / key).read_bytes()
+        data = entry.read_bytes()
     except OSError:
         return None
     body = data[_DIGEST:]
-    return body if len(data) >= _DIGEST and hashlib.sha256(body).digest() == data[:_DIGEST] else None
+    if len(data) < _DIGEST or hashlib.sha256(body).digest() != data[:_DIGEST]:
+        return None
+    try:
+        os.utime(entry)  # read now: kept another UNUSED_DAYS
+    except OSError:
+        pass
+    return body
 
 
 def write_cached(kind: str, key: str, body: bytes) -> None:
@@ -53,5 +64,17 @@ def write_cached(kind: str, key: str, body: bytes) -> None:
         except BaseException:
             os.unlink(staging)
             raise
+        _prune(folder)
     except OSError:
         pass  # a read-only or full disk: the next process makes the entry again
+
+
+def _prune(folder: Path) -> None:
+    """Remove the entries of `folder` unread for UNUSED_DAYS (and what a killed writer left staged)."""
+    unused = time.time() - UNUSED_DAYS * 86400
+    for entry in os.scandir(folder):
+        try:
+            if entry.stat().st_mtime < unused:
+                os.unlink(entry.path)
+        except OSError:
+            pass  # gone already, or another process's

@@ -6,16 +6,10 @@ cache). A layer is an RGBA picture of the whole sheet, composited at its zorder.
 
 from __future__ import annotations
 
-import hashlib
 import io
-import sys
-import zlib
-from functools import cache
-from pathlib import Path
 from typing import Any, Callable
 
 import numpy as np
-from matplotlib import __version__ as MATPLOTLIB
 from matplotlib.backends.backend_agg import RendererAgg
 from matplotlib.collections import LineCollection, PathCollection
 from matplotlib.lines import Line2D
@@ -23,7 +17,7 @@ from matplotlib.markers import MarkerStyle
 from matplotlib.text import Text
 from matplotlib.transforms import Affine2D, Bbox, BboxTransform, IdentityTransform
 
-from pbem.core.cache import cache_key, read_cached, write_cached
+from pbem.render.kept import drawing_key, read_arrays, write_arrays
 
 Box = tuple[float, float, float, float]  # left, bottom, width, height as fractions of the sheet
 FIGURE = 1000  # the zorders of what a Figure holds outside its Axes start here
@@ -153,43 +147,21 @@ def figure_pixels(figure: Any) -> np.ndarray:
     return np.array(figure.canvas.buffer_rgba())
 
 
-def board_layer(drawn_by: tuple[str, ...], made_of: str, draw: Callable[[], np.ndarray]) -> np.ndarray:
-    """An unchanging layer of a board: `draw()`'s RGBA pixels, made once for every process. The entry's
-    key names the source of each module the drawing reads (`drawn_by`, module names: its code, colours
-    and words), matplotlib's version and `made_of` (every fact of the board the layer shows), so that a
-    change to any of them draws it again."""
-    sources = [_source_digest(sys.modules[module].__file__) for module in drawn_by]
-    return _layer(cache_key("board-layer/1", MATPLOTLIB, *sources, made_of), draw)
-
-
-@cache
-def _source_digest(path: str) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
-
-
 _LAYERS: dict[str, np.ndarray] = {}  # this process's last layers: the mail loop draws many turns of a board
 KEPT = 8
 
 
-def _layer(key: str, draw: Callable[[], np.ndarray]) -> np.ndarray:
+def board_layer(drawn_by: tuple[str, ...], made_of: str, draw: Callable[[], np.ndarray]) -> np.ndarray:
+    """An unchanging layer of a board: `draw()`'s RGBA pixels, made once for every process (`pbem.render.kept`)
+    and kept under the modules that draw it (`drawn_by`, module names: its code, colours and words) and
+    `made_of` (every fact of the board the layer shows)."""
+    key = drawing_key(drawn_by, made_of)
     if key not in _LAYERS:
-        pixels = _stored(key)
-        if pixels is None:
+        pixels = (read_arrays("board-layers", key) or {}).get("pixels")
+        if pixels is None or pixels.dtype != np.uint8 or pixels.ndim != 3 or pixels.shape[2] != 4:
             pixels = draw()
-            header = np.array(pixels.shape, dtype="<u4").tobytes()
-            write_cached("board-layers", key, header + zlib.compress(np.ascontiguousarray(pixels).tobytes(), 1))
+            write_arrays("board-layers", key, {"pixels": pixels})
         if len(_LAYERS) >= KEPT:
             del _LAYERS[next(iter(_LAYERS))]
         _LAYERS[key] = pixels
     return _LAYERS[key]
-
-
-def _stored(key: str) -> np.ndarray | None:
-    entry = read_cached("board-layers", key)
-    if entry is None or len(entry) < 12:
-        return None
-    shape = tuple(int(n) for n in np.frombuffer(entry[:12], dtype="<u4"))
-    try:
-        return np.frombuffer(zlib.decompress(entry[12:]), dtype=np.uint8).reshape(shape)
-    except (zlib.error, ValueError):
-        return None
