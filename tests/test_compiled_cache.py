@@ -1,14 +1,22 @@
-"""The cache of what a process would rather not make again (pbem.core.cache): compiled templates give
-the same bytes cold or warm, a changed template is compiled again, and a bad entry is never trusted."""
+"""The cache of what a process would rather not make again (pbem.core.cache): compiled templates and
+parsed data files give the same results cold or warm, a changed template is compiled again, a bad entry
+is never trusted, and entries unread for long go."""
 
 from __future__ import annotations
 
+import datetime
+import os
 import sys
+import time
+from pathlib import Path
 
 import jinja2
 import pytest
+import yaml
 
-from pbem.core.cache import cache_dir, cache_key, read_cached, write_cached
+from pbem.core.cache import UNUSED_DAYS, cache_dir, cache_key, read_cached, write_cached
+from pbem.core import yamlio
+from pbem.core.yamlio import load_packaged
 from pbem.render import templates
 from pbem.render.templates import template
 
@@ -95,3 +103,30 @@ def test_an_unwritable_cache_costs_only_time(tmp_path, monkeypatch):
     monkeypatch.setenv("PBEM_CACHE_DIR", str(tmp_path / "file"))  # a folder can't be made there
     write_cached("kind", "k", b"body")
     assert read_cached("kind", "k") is None
+
+
+def test_entries_unread_for_a_while_go_when_one_of_their_kind_is_written(tmp_path, monkeypatch):
+    monkeypatch.setenv("PBEM_CACHE_DIR", str(tmp_path))
+    long_ago = time.time() - (UNUSED_DAYS + 1) * 86400
+    for kind, key in (("kind", "unused"), ("kind", "read"), ("other", "unused")):
+        write_cached(kind, key, b"body")
+        os.utime(tmp_path / kind / key, (long_ago, long_ago))
+    assert read_cached("kind", "read") == b"body"  # read again: used
+    write_cached("kind", "new", b"body")
+    assert sorted(entry.name for entry in (tmp_path / "kind").iterdir()) == ["new", "read"]
+    assert (tmp_path / "other" / "unused").exists()  # until one of its own kind is written
+
+
+def test_a_data_file_parsed_once_reads_back_the_same(tmp_path, monkeypatch):
+    monkeypatch.setenv("PBEM_CACHE_DIR", str(tmp_path))
+    editions = Path(yamlio.__file__).parents[1] / "rulesets" / "axis_allies" / "editions"
+    texts = [path.read_text(encoding="utf-8") for path in sorted(editions.glob("*/*.yaml"))]
+    parsed = [yaml.safe_load(text) for text in texts]
+    assert [load_packaged(text) for text in texts] == parsed  # parsed, and kept
+    with monkeypatch.context() as patched:
+        patched.setattr(yamlio.yaml, "load", None)  # read back without parsing
+        assert [load_packaged(text) for text in texts] == parsed
+    for entry in (tmp_path / "packaged-yaml").iterdir():
+        write_cached("packaged-yaml", entry.name, b"not marshal data")
+    assert [load_packaged(text) for text in texts] == parsed  # parsed again
+    assert load_packaged("day: 2026-11-27") == load_packaged("day: 2026-11-27") == {"day": datetime.date(2026, 11, 27)}

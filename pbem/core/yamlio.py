@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import marshal
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import GeneratorType
@@ -11,6 +13,7 @@ from typing import Any
 
 import yaml
 
+from pbem.core.cache import cache_key, read_cached, write_cached
 from pbem.core.errors import InputError, Note, Problem, display_path
 from pbem.core.files import MAX_INPUT_BYTES, read_input
 from pbem.core.mailfix import TAB_WIDTH, explain_tabs, repair
@@ -202,6 +205,26 @@ def _compose(loader: yaml.SafeLoader) -> tuple[Any, dict[FieldPath, int]]:
         raise yaml.composer.ComposerError("expected a single document in the stream", None,
                                           "but found another document", event.start_mark)
     return data, lines
+
+
+def load_packaged(text: str) -> Any:
+    """YAML that pbem ships (a game's data files), parsed once for every process and kept in the user's
+    cache as marshal data, what Python reads back fastest: libyaml's parser still builds each value in
+    Python (7 ms for the Revised board, whose copy in the cache reads in 0.2 ms)."""
+    key = cache_key("packaged-yaml", sys.version, hashlib.sha256(text.encode("utf-8")).hexdigest())
+    kept = read_cached("packaged-yaml", key)
+    if kept is not None:
+        try:
+            return marshal.loads(kept)
+        except (EOFError, ValueError, TypeError):
+            pass  # written by another Python's marshal: parsed again
+    data = yaml.load(text, Loader=_PARSER)
+    try:
+        body = marshal.dumps(data)
+    except ValueError:  # a value marshal cannot write (a date): parsed in every process
+        return data
+    write_cached("packaged-yaml", key, body)
+    return data
 
 
 def read_text(path: Path | str) -> str:

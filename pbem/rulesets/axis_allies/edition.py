@@ -15,10 +15,9 @@ from functools import cached_property, lru_cache
 from importlib import resources
 from typing import Any
 
-import yaml
-
 from pbem.core.ruleset import Option
 from pbem.core.words import Words
+from pbem.core.yamlio import load_packaged
 from pbem.rulesets.axis_allies.board import Board
 from pbem.rulesets.axis_allies.combat.battle import CombatRules
 from pbem.rulesets.axis_allies.units import UnitTable
@@ -85,7 +84,7 @@ class Edition:
 
     def data(self, filename: str) -> Any:
         """A YAML file of the edition's folder."""
-        return yaml.load(self.text(filename), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # libyaml: faster
+        return load_packaged(self.text(filename))
 
     @cached_property
     def board_data(self) -> dict[str, Any]:
