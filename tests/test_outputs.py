@@ -172,6 +172,16 @@ def test_a_turn_never_writes_where_the_start_or_another_turn_lives(game, output,
         assert snapshot(game) == before
 
 
+def test_a_turn_file_changed_since_the_last_turn_is_read_again(game):
+    """The turn files' names are kept between turns of one process (the mail loop): a file rewritten to
+    the same size in place is read again."""
+    other = other_turn(game, "../elsewhere/state.yaml", "../aaaaaa")
+    set_field(game / TURN, "output", "../theirs")
+    assert pbem("adjudicate", game / TURN).exit_code == 0
+    set_field(other, "output", "../theirs")
+    output_problem(game, pbem("adjudicate", game / TURN, "--force"), "is where game/turns/00-other.yaml writes")
+
+
 def test_a_later_turn_never_writes_where_the_game_starts(played_copy):
     later = played_copy / "turns" / "02-germany.yaml"
     shutil.copy2(EXAMPLE / "turns" / "02-germany.yaml", later)

@@ -401,6 +401,34 @@ def _encloses(a: Path, b: Path) -> bool:
     return a.is_relative_to(b) or b.is_relative_to(a)
 
 
+_NAMED: dict[Path, tuple[tuple[int, int, int], tuple[Path, Path] | None]] = {}
+
+
+def _state_and_output(turn_file: Path) -> tuple[Path, Path] | None:
+    """The state a turn file starts from and its output folder (None when it names none, or cannot be
+    read: `pbem verify` reports that), read again only when the file changed: every turn reads all the
+    game's turn files twice, and the mail loop plays many turns of a game."""
+    try:
+        stat = turn_file.stat()
+    except OSError:
+        return None
+    signature = (stat.st_ino, stat.st_mtime_ns, stat.st_size)
+    kept = _NAMED.get(turn_file)
+    if kept is not None and kept[0] == signature:
+        return kept[1]
+    try:
+        data = load_document(turn_file).data
+    except InputError:
+        data = None
+    named = None
+    if isinstance(data, dict) and isinstance(data.get("state"), str) and isinstance(data.get("output"), str):
+        named = (turn_file.parent / data["state"]).resolve(), (turn_file.parent / data["output"]).resolve()
+    if len(_NAMED) >= 10_000:  # a process that plays many long games forgets them all past this, rather than grow
+        _NAMED.clear()
+    _NAMED[turn_file] = (signature, named)
+    return named
+
+
 def _claims(inputs: TurnInputs) -> tuple[dict[Path, str], list[tuple[Path, str]]]:
     """The folders this turn must not write into or around, each with the reason, and the
     states in this turn's output folder that a later turn starts from, each with that turn file."""
@@ -413,15 +441,10 @@ def _claims(inputs: TurnInputs) -> tuple[dict[Path, str], list[tuple[Path, str]]
         return claims, read_later
     claims.setdefault((game / START_STATE).parent, "is the folder of the game's opening state")
     for other in sorted((game / TURNS_DIR).glob("*.yaml")):
-        try:
-            data = load_document(other).data
-        except InputError:
-            continue  # `pbem verify` reports a turn file it cannot read
-        if not isinstance(data, dict) or not isinstance(data.get("state"), str) \
-                or not isinstance(data.get("output"), str):
+        named = _state_and_output(other)
+        if named is None:
             continue
-        other_state = (other.parent / data["state"]).resolve()
-        other_out = (other.parent / data["output"]).resolve()
+        other_state, other_out = named
         if (other_state, other_out) == (state_path, out):
             continue  # this turn file, or a copy of it
         shown = display_path(other)
