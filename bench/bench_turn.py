@@ -18,9 +18,9 @@ game folder (so nothing in examples/ is rewritten). Run from the repository root
     python bench/bench_turn.py [TURN_FILE] [--runs 5]
 
 With `--root OLD_CHECKOUT` it compares instead (issue 27), on each checkout's own copy of its examples:
-the Revised Germany turn with every report in-process (after one warm-up turn in the same process, as
-the mail loop plays turns) and as a whole `pbem adjudicate` process, and the Undaunted and QMG example
-turns below as processes; medians of --runs each, and the ratios.
+the Revised Germany turn and the Undaunted and QMG example turns below, each with every report,
+in-process (after one warm-up turn in the same process, as the mail loop plays turns) and as a whole
+`pbem adjudicate` process; medians of --runs each, and the ratios.
 
 TURN_FILE defaults to examples/aa-revised/turns/02-germany.yaml; its game folder is taken to be
 the folder above the turn file's folder (GAME/turns/TURN.yaml).
@@ -110,8 +110,8 @@ def adjudicate_in_process(turn: str):
 
 def compared(root: Path, runs: int, json_path: Path | None) -> int:
     print(f"this checkout {REPO} against {root}: medians of {runs} runs each, taken in turn")
-    figures = [compare.compare(f"{COMPARED[0]}, in-process after a first turn", adjudicate_in_process(COMPARED[0]),
-                               root, runs)]
+    figures = [compare.compare(f"{turn}, in-process after a first turn", adjudicate_in_process(turn), root, runs)
+               for turn in COMPARED]
     figures += [compare.compare(f"{turn}, `pbem adjudicate` process", adjudicate_process(turn), root, runs)
                 for turn in COMPARED]
     compare.save(figures, json_path)
