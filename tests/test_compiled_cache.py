@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime
 import os
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -14,11 +15,13 @@ import jinja2
 import pytest
 import yaml
 
-from pbem.core.cache import UNUSED_DAYS, cache_dir, cache_key, read_cached, write_cached
 from pbem.core import yamlio
+from pbem.core.cache import UNUSED_DAYS, cache_dir, cache_key, read_cached, write_cached
+from pbem.core.errors import InputError
 from pbem.core.yamlio import load_packaged
 from pbem.render import templates
 from pbem.render.templates import template
+from pbem.rulesets.undaunted import content as undaunted_content
 
 
 @pytest.fixture
@@ -130,3 +133,18 @@ def test_a_data_file_parsed_once_reads_back_the_same(tmp_path, monkeypatch):
         write_cached("packaged-yaml", entry.name, b"not marshal data")
     assert [load_packaged(text) for text in texts] == parsed  # parsed again
     assert load_packaged("day: 2026-11-27") == load_packaged("day: 2026-11-27") == {"day": datetime.date(2026, 11, 27)}
+
+
+def test_a_content_pack_checked_once_is_checked_again_when_a_file_changes(tmp_path, monkeypatch):
+    monkeypatch.setenv("PBEM_CACHE_DIR", str(tmp_path / "cache"))
+    pack = tmp_path / "pack"
+    shutil.copytree(Path(undaunted_content.__file__).with_name("content"), pack)
+    first = undaunted_content.load_pack(pack)
+    with monkeypatch.context() as patched:
+        patched.setattr(undaunted_content, "_checked", None)  # kept: not checked again
+        assert undaunted_content.load_pack(pack) == first
+    units = pack / "units.yaml"
+    units.write_text(units.read_text(encoding="utf-8").replace(", defence: 2,", ", defense: 2,", 1), encoding="utf-8")
+    with pytest.raises(InputError) as error:
+        undaunted_content.load_pack(pack)
+    assert "units.yaml" in str(error.value) and "defence" in str(error.value)

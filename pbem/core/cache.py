@@ -1,5 +1,5 @@
-"""What pbem can make again but would rather not make in every process (compiled templates, a board's
-unchanging layers): files in the user's cache folder, each under a key that names everything it was
+"""What pbem can make again but would rather not make in every process (compiled templates, checked
+data files, a board's unchanging layers): files in the user's cache folder, each under a key that names everything it was
 made from. An entry is written whole or not at all and carries its own digest, so a torn, corrupt or
 foreign file reads as missing and is made again; a cache folder that cannot be written costs only time.
 An entry no process has read for UNUSED_DAYS goes when another of its kind is written: what an older
@@ -11,10 +11,16 @@ from __future__ import annotations
 
 import hashlib
 import json
+import marshal
 import os
+import sys
 import tempfile
 import time
+from collections.abc import Callable, Sequence
+from functools import cache
+from importlib.util import find_spec
 from pathlib import Path
+from typing import Any
 
 _DIGEST = hashlib.sha256().digest_size
 UNUSED_DAYS = 30
@@ -31,6 +37,33 @@ def cache_dir() -> Path:
 def cache_key(*parts: str) -> str:
     """A file name for an entry made from `parts` (each thing that, changed, must make it again)."""
     return hashlib.sha256(json.dumps(parts).encode("utf-8")).hexdigest()  # ("a", "b") is not ("a\0b",)
+
+
+@cache
+def source_digest(module: str) -> str:
+    """The digest of a module's source (by name), for the key of what that code makes."""
+    return hashlib.sha256(Path(find_spec(module).origin).read_bytes()).hexdigest()
+
+
+def kept_data(kind: str, made_from: Sequence[str], make: Callable[[], Any]) -> Any:
+    """What `make()` returns, plain data (mappings, lists, text, numbers), made once for every process
+    while everything it is `made_from` (digests of its files and code) stays the same: kept as marshal
+    data, which Python reads back fastest. Nothing is kept when `make` raises, or returns a value
+    marshal cannot write (a date): that is made again each time."""
+    key = cache_key(kind, sys.version, *made_from)
+    kept = read_cached(kind, key)
+    if kept is not None:
+        try:
+            return marshal.loads(kept)
+        except (EOFError, ValueError, TypeError):
+            pass  # not marshal data: made again
+    data = make()
+    try:
+        body = marshal.dumps(data)
+    except ValueError:
+        return data
+    write_cached(kind, key, body)
+    return data
 
 
 def read_cached(kind: str, key: str) -> bytes | None:

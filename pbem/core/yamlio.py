@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import marshal
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import GeneratorType
@@ -13,7 +11,7 @@ from typing import Any
 
 import yaml
 
-from pbem.core.cache import cache_key, read_cached, write_cached
+from pbem.core.cache import kept_data
 from pbem.core.errors import InputError, Note, Problem, display_path
 from pbem.core.files import MAX_INPUT_BYTES, read_input
 from pbem.core.mailfix import TAB_WIDTH, explain_tabs, repair
@@ -208,23 +206,10 @@ def _compose(loader: yaml.SafeLoader) -> tuple[Any, dict[FieldPath, int]]:
 
 
 def load_packaged(text: str) -> Any:
-    """YAML that pbem ships (a game's data files), parsed once for every process and kept in the user's
-    cache as marshal data, what Python reads back fastest: libyaml's parser still builds each value in
-    Python (7 ms for the Revised board, whose copy in the cache reads in 0.2 ms)."""
-    key = cache_key("packaged-yaml", sys.version, hashlib.sha256(text.encode("utf-8")).hexdigest())
-    kept = read_cached("packaged-yaml", key)
-    if kept is not None:
-        try:
-            return marshal.loads(kept)
-        except (EOFError, ValueError, TypeError):
-            pass  # written by another Python's marshal: parsed again
-    data = yaml.load(text, Loader=_PARSER)
-    try:
-        body = marshal.dumps(data)
-    except ValueError:  # a value marshal cannot write (a date): parsed in every process
-        return data
-    write_cached("packaged-yaml", key, body)
-    return data
+    """YAML that pbem ships (a game's data files), parsed once for every process (`kept_data`): libyaml's
+    parser still builds each value in Python (7 ms for the Revised board, whose copy reads back in 0.2 ms)."""
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return kept_data("packaged-yaml", [yaml.__version__, digest], lambda: yaml.load(text, Loader=_PARSER))
 
 
 def read_text(path: Path | str) -> str:

@@ -9,30 +9,20 @@ any of them draws it again; the entries no process reads any more go when unused
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import zlib
 from collections.abc import Iterable
-from functools import cache
-from importlib.util import find_spec
-from pathlib import Path
 
 import numpy as np
 from matplotlib import __version__ as MATPLOTLIB
 
-from pbem.core.cache import cache_key, read_cached, write_cached
+from pbem.core.cache import cache_key, read_cached, source_digest, write_cached
 
 
 def drawing_key(drawn_by: Iterable[str], *facts: str) -> str:
     """The key of a drawing of `facts` made by the modules `drawn_by` (their names)."""
-    return cache_key("drawing/2", MATPLOTLIB, np.__version__, *map(_source_digest, drawn_by), *facts)
-
-
-@cache
-def _source_digest(module: str) -> str:
-    spec = find_spec(module)
-    return hashlib.sha256(Path(spec.origin).read_bytes()).hexdigest()
+    return cache_key("drawing/2", MATPLOTLIB, np.__version__, *map(source_digest, drawn_by), *facts)
 
 
 def read_arrays(kind: str, key: str) -> dict[str, np.ndarray] | None:
