@@ -21,6 +21,7 @@ from pbem.core.errors import InputError
 from pbem.core.yamlio import load_packaged
 from pbem.render import templates
 from pbem.render.templates import template
+from pbem.rulesets.qmg import content as qmg_content
 from pbem.rulesets.undaunted import content as undaunted_content
 
 
@@ -148,3 +149,18 @@ def test_a_content_pack_checked_once_is_checked_again_when_a_file_changes(tmp_pa
     with pytest.raises(InputError) as error:
         undaunted_content.load_pack(pack)
     assert "units.yaml" in str(error.value) and "defence" in str(error.value)
+
+
+def test_the_qmg_pack_parsed_once_is_parsed_again_when_a_file_changes(tmp_path, monkeypatch):
+    monkeypatch.setenv("PBEM_CACHE_DIR", str(tmp_path / "cache"))
+    pack = tmp_path / "pack"
+    shutil.copytree(Path(qmg_content.__file__).with_name("content"), pack)
+    first = qmg_content.load_pack(pack)
+    with monkeypatch.context() as patched:
+        patched.setattr(qmg_content, "load_document", None)  # kept: not parsed again
+        assert qmg_content.load_pack(pack) == first
+    cards = pack / "cards.yaml"
+    cards.write_text(cards.read_text(encoding="utf-8").replace("\nbasic:", "\nbasics:", 1), encoding="utf-8")
+    with pytest.raises(InputError) as error:
+        qmg_content.load_pack(pack)
+    assert "cards.yaml: (document): does not follow its format: KeyError 'basic'" in str(error.value)

@@ -212,6 +212,18 @@ def load_packaged(text: str) -> Any:
     return kept_data("packaged-yaml", [yaml.__version__, digest], lambda: yaml.load(text, Loader=_PARSER))
 
 
+def file_digests(folder: Path, paths: list[Path]) -> list[str]:
+    """Each file's place in `folder` and the digest of its bytes ("unreadable" where it cannot be read:
+    its loader says why), for the key of what is made from them (`kept_data`)."""
+    digests = []
+    for path in paths:
+        try:
+            digests.append(f"{path.relative_to(folder)}\0{hashlib.sha256(read_input(path)).hexdigest()}")
+        except InputError:
+            digests.append(f"{path.relative_to(folder)}\0unreadable")
+    return digests
+
+
 def read_text(path: Path | str) -> str:
     """A bounded regular file's text as UTF-8, else `InputError` naming the file."""
     return _decode(read_input(path), path)

@@ -14,8 +14,9 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-from pbem.core.errors import InputError
-from pbem.core.yamlio import Document, load_document
+from pbem.core.cache import kept_data, source_digest
+from pbem.core.errors import InputError, Problem, display_path
+from pbem.core.yamlio import file_digests, load_document
 
 COUNTRIES = ("germany", "united_kingdom", "japan", "soviet_union", "italy", "united_states")
 """The six countries in their order of play."""
@@ -133,20 +134,22 @@ def demo_pack() -> Pack:
 def load_pack(folder: Path) -> Pack:
     """The pack in `folder` (board.yaml and cards.yaml); `InputError` naming the file when either
     does not follow its format."""
-    board_doc, cards_doc = (load_document(folder / name) for name in ("board.yaml", "cards.yaml"))
+    paths = [folder / name for name in ("board.yaml", "cards.yaml")]
+    made_from = [source_digest("pbem.core.yamlio"), *file_digests(folder, paths)]
+    board_data, cards_data = kept_data("qmg-pack", made_from, lambda: [load_document(path).data for path in paths])
     try:
-        board = _board(board_doc.data)
+        board = _board(board_data)
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise _format_error(board_doc, exc) from None
+        raise _format_error(paths[0], exc) from None
     try:
-        return _pack(board, cards_doc.data)
+        return _pack(board, cards_data)
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise _format_error(cards_doc, exc) from None
+        raise _format_error(paths[1], exc) from None
 
 
-def _format_error(doc: Document, exc: Exception) -> InputError:
-    return InputError([doc.problem((), f"does not follow its format: {type(exc).__name__} {exc}",
-                                   "the format docs/qmg-content.md describes")])
+def _format_error(path: Path, exc: Exception) -> InputError:
+    return InputError([Problem(display_path(path), None, "", f"does not follow its format: {type(exc).__name__} {exc}",
+                               "the format docs/qmg-content.md describes")])
 
 
 def _pack(board: Board, data: dict[str, Any]) -> Pack:

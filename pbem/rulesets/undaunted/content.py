@@ -9,7 +9,6 @@ pack for the box.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import re
 from dataclasses import dataclass, field
 from functools import cache
@@ -21,8 +20,7 @@ import jsonschema
 
 from pbem.core.cache import kept_data, source_digest
 from pbem.core.errors import InputError, Problem
-from pbem.core.files import read_input
-from pbem.core.yamlio import Document, load_document
+from pbem.core.yamlio import Document, file_digests, load_document
 
 SIDES = ("soviet", "german")
 SIDE_LETTER = {"soviet": "S", "german": "N"}
@@ -358,12 +356,7 @@ def load_pack(folder: Path) -> Pack:
     kept for every process while its files and this code stay the same (30 ms of every Undaunted run)."""
     files = [folder / name for name in PACK_FILES]
     files += [path for sub in PACK_FOLDERS for path in sorted((folder / sub).glob("*.yaml"))]
-    made_from = [source_digest(__name__), source_digest("pbem.core.yamlio")]
-    for path in files:
-        try:
-            made_from.append(f"{path.relative_to(folder)}\0{hashlib.sha256(read_input(path)).hexdigest()}")
-        except InputError:
-            made_from.append(f"{path.relative_to(folder)}\0unreadable")  # the check below says why
+    made_from = [source_digest(__name__), source_digest("pbem.core.yamlio"), *file_digests(folder, files)]
     return _pack(kept_data("undaunted-pack", made_from, lambda: _checked_pack(folder)))
 
 
