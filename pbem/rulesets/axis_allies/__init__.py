@@ -8,16 +8,23 @@ Nothing is imported here: every pbem command loads `odds_command` of this packag
 `pbem.commands`), and the engine would cost the other games' commands some 20 ms each.
 """
 
+from __future__ import annotations
 
-def revised():
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pbem.rulesets.axis_allies.ruleset import AxisAllies
+
+
+def revised() -> AxisAllies:
     return _ruleset("aa-revised")
 
 
-def europe():
+def europe() -> AxisAllies:
     return _ruleset("aa-europe")
 
 
-def _ruleset(edition_id: str):
+def _ruleset(edition_id: str) -> AxisAllies:
     from pbem.rulesets.axis_allies.edition import edition
     from pbem.rulesets.axis_allies.ruleset import AxisAllies
     return AxisAllies(edition(edition_id))
