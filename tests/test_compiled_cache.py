@@ -136,31 +136,22 @@ def test_a_data_file_parsed_once_reads_back_the_same(tmp_path, monkeypatch):
     assert load_packaged("day: 2026-11-27") == load_packaged("day: 2026-11-27") == {"day": datetime.date(2026, 11, 27)}
 
 
-def test_a_content_pack_checked_once_is_checked_again_when_a_file_changes(tmp_path, monkeypatch):
+@pytest.mark.parametrize("content, making, edited, old, new, said", [
+    (undaunted_content, "_checked", "units.yaml", ", defence: 2,", ", defense: 2,", ["units.yaml", "defence"]),
+    (qmg_content, "load_document", "cards.yaml", "\nbasic:", "\nbasics:",
+     ["cards.yaml: (document): does not follow its format: KeyError 'basic'"]),
+])
+def test_a_content_pack_made_once_is_made_again_when_a_file_changes(tmp_path, monkeypatch, content, making, edited,
+                                                                     old, new, said):
     monkeypatch.setenv("PBEM_CACHE_DIR", str(tmp_path / "cache"))
     pack = tmp_path / "pack"
-    shutil.copytree(Path(undaunted_content.__file__).with_name("content"), pack)
-    first = undaunted_content.load_pack(pack)
+    shutil.copytree(Path(content.__file__).with_name("content"), pack)
+    first = content.load_pack(pack)
     with monkeypatch.context() as patched:
-        patched.setattr(undaunted_content, "_checked", None)  # kept: not checked again
-        assert undaunted_content.load_pack(pack) == first
-    units = pack / "units.yaml"
-    units.write_text(units.read_text(encoding="utf-8").replace(", defence: 2,", ", defense: 2,", 1), encoding="utf-8")
+        patched.setattr(content, making, None)  # kept: neither parsed nor checked again
+        assert content.load_pack(pack) == first
+    changed = pack / edited
+    changed.write_text(changed.read_text(encoding="utf-8").replace(old, new, 1), encoding="utf-8")
     with pytest.raises(InputError) as error:
-        undaunted_content.load_pack(pack)
-    assert "units.yaml" in str(error.value) and "defence" in str(error.value)
-
-
-def test_the_qmg_pack_parsed_once_is_parsed_again_when_a_file_changes(tmp_path, monkeypatch):
-    monkeypatch.setenv("PBEM_CACHE_DIR", str(tmp_path / "cache"))
-    pack = tmp_path / "pack"
-    shutil.copytree(Path(qmg_content.__file__).with_name("content"), pack)
-    first = qmg_content.load_pack(pack)
-    with monkeypatch.context() as patched:
-        patched.setattr(qmg_content, "load_document", None)  # kept: not parsed again
-        assert qmg_content.load_pack(pack) == first
-    cards = pack / "cards.yaml"
-    cards.write_text(cards.read_text(encoding="utf-8").replace("\nbasic:", "\nbasics:", 1), encoding="utf-8")
-    with pytest.raises(InputError) as error:
-        qmg_content.load_pack(pack)
-    assert "cards.yaml: (document): does not follow its format: KeyError 'basic'" in str(error.value)
+        content.load_pack(pack)
+    assert all(words in str(error.value) for words in said), error.value
