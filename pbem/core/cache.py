@@ -1,7 +1,8 @@
 """What pbem can make again but would rather not make in every process (compiled templates, checked
-data files, a board's unchanging layers): files in the user's cache folder, each under a key that names everything it was
-made from. An entry is written whole or not at all and carries its own digest, so a torn, corrupt or
-foreign file reads as missing and is made again; a cache folder that cannot be written costs only time.
+data files, a board's unchanging layers): files in the user's cache folder, each under a key that names
+everything it was made from. An entry is written whole or not at all and carries its own digest, so a
+torn, corrupt or foreign file reads as missing and is made again; a cache folder that cannot be written
+costs only time.
 An entry no process has read for UNUSED_DAYS goes when another of its kind is written: what an older
 pbem or an older board made, while two pbem versions sharing the folder each keep what they read.
 
