@@ -429,17 +429,19 @@ def _state_and_output(turn_file: Path) -> tuple[Path, Path] | None:
     return named
 
 
-def _claims(inputs: TurnInputs) -> tuple[dict[Path, str], list[tuple[Path, str]]]:
-    """The folders this turn must not write into or around, each with the reason, and the
-    states in this turn's output folder that a later turn starts from, each with that turn file."""
+def _claims(inputs: TurnInputs) -> tuple[dict[Path, tuple[str, Path | None]], list[tuple[Path, Path]]]:
+    """The folders this turn must not write into or around, each with the reason (where `{}` stands for
+    the turn file named with it: named only in a message, as naming a file costs two path resolutions),
+    and the states in this turn's output folder that a later turn starts from, each with that turn file."""
     state_path = (inputs.base / inputs.turn.data["state"]).resolve()
     out = inputs.output.resolve()
-    claims = {state_path.parent: "holds the input state, which must never be overwritten"}
+    claims: dict[Path, tuple[str, Path | None]] = {
+        state_path.parent: ("holds the input state, which must never be overwritten", None)}
     read_later = []
     game = game_folder_of(inputs.base / STATE_FILE)
     if game is None:
         return claims, read_later
-    claims.setdefault((game / START_STATE).parent, "is the folder of the game's opening state")
+    claims.setdefault((game / START_STATE).parent, ("is the folder of the game's opening state", None))
     for other in sorted((game / TURNS_DIR).glob("*.yaml")):
         named = _state_and_output(other)
         if named is None:
@@ -447,12 +449,11 @@ def _claims(inputs: TurnInputs) -> tuple[dict[Path, str], list[tuple[Path, str]]
         other_state, other_out = named
         if (other_state, other_out) == (state_path, out):
             continue  # this turn file, or a copy of it
-        shown = display_path(other)
-        claims.setdefault(other_out, f"is where {shown} writes its outputs")
+        claims.setdefault(other_out, ("is where {} writes its outputs", other))
         if other_state.parent == out:
-            read_later.append((other_state, shown))
+            read_later.append((other_state, other))
         else:
-            claims.setdefault(other_state.parent, f"holds the state that {shown} starts from")
+            claims.setdefault(other_state.parent, ("holds the state that {} starts from", other))
     return claims, read_later
 
 
@@ -466,8 +467,9 @@ def check_output(inputs: TurnInputs, files: dict[str, bytes] | None = None, forc
     out = inputs.output
     claims, read_later = _claims(inputs)
     problems = [inputs.turn.problem(("output",), f"{display_path(out)} is or encloses {display_path(folder)}, "
-                                    f"which {why}", "a folder of its own for this turn's outputs")
-                for folder, why in claims.items() if _encloses(out.resolve(), folder)]
+                                    f"which {why.format(display_path(turn_file)) if turn_file else why}",
+                                    "a folder of its own for this turn's outputs")
+                for folder, (why, turn_file) in claims.items() if _encloses(out.resolve(), folder)]
     if problems:
         raise InputError(problems)
     blocker = next((p for p in (out, *out.parents) if p.exists() and not p.is_dir()), None)
@@ -493,9 +495,9 @@ def check_output(inputs: TurnInputs, files: dict[str, bytes] | None = None, forc
         return
     # a later turn that starts from this turn's state must find the same state there
     problems = [inputs.turn.problem(
-        ("output",), f"{shown} starts from {display_path(state)}: replacing it with another state would "
-        "fork the game", f"the same state, or first remove {shown} and the turns after it")
-        for state, shown in read_later if state.exists() and read_input(state) != files.get(STATE_FILE)]
+        ("output",), f"{display_path(later)} starts from {display_path(state)}: replacing it with another state "
+        "would fork the game", f"the same state, or first remove {display_path(later)} and the turns after it")
+        for state, later in read_later if state.exists() and read_input(state) != files.get(STATE_FILE)]
     if problems:
         raise InputError(problems)
 
