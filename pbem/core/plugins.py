@@ -8,13 +8,12 @@ changes the key, so the next process scans again."""
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from importlib import import_module
 from typing import Any, NamedTuple
 
-from pbem.core.cache import cache_key, read_cached, write_cached
+from pbem.core.cache import kept_data
 
 
 class Plugin(NamedTuple):
@@ -31,24 +30,22 @@ class Plugin(NamedTuple):
         return found
 
 
-def _import_path_key(group: str) -> str:
-    folders = []
+def _import_path(group: str) -> list[str]:
+    """What the entry points of `group` are found from: each folder on the import path and its time."""
+    folders = [group]
     for entry in sys.path:
         try:
             folders.append(f"{entry}\0{os.stat(entry or '.').st_mtime_ns}")
         except OSError:
             folders.append(entry)
-    return cache_key("entry-points", group, sys.version, *folders)
+    return folders
 
 
 def plugins(group: str) -> list[Plugin]:
     """The entry points of `group`, sorted by name, as importlib.metadata finds them."""
-    key = _import_path_key(group)
-    kept = read_cached("entry-points", key)
-    if kept is not None:
-        return [Plugin(*pair) for pair in json.loads(kept)]
+    return [Plugin(*pair) for pair in kept_data("entry-points", _import_path(group), lambda: _found(group))]
+
+
+def _found(group: str) -> list[tuple[str, str]]:
     from importlib.metadata import entry_points
-    found = sorted((Plugin(point.name, point.value) for point in entry_points(group=group)),
-                   key=lambda plugin: plugin.name)
-    write_cached("entry-points", key, json.dumps(found).encode("utf-8"))
-    return found
+    return sorted((point.name, point.value) for point in entry_points(group=group))

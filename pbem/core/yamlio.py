@@ -11,7 +11,7 @@ from typing import Any
 
 import yaml
 
-from pbem.core.cache import kept_data
+from pbem.core.cache import kept_data, source_digest
 from pbem.core.errors import InputError, Note, Problem, display_path
 from pbem.core.files import MAX_INPUT_BYTES, read_input
 from pbem.core.mailfix import TAB_WIDTH, explain_tabs, repair
@@ -209,7 +209,12 @@ def load_packaged(text: str) -> Any:
     """YAML that pbem ships (a game's data files), parsed once for every process (`kept_data`): libyaml's
     parser still builds each value in Python (7 ms for the Revised board, whose copy reads back in 0.2 ms)."""
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
-    return kept_data("packaged-yaml", [yaml.__version__, digest], lambda: yaml.load(text, Loader=_PARSER))
+    return kept_data("packaged-yaml", [*reader(), digest], lambda: yaml.load(text, Loader=_PARSER))
+
+
+def reader() -> list[str]:
+    """What YAML is read with here (this code and PyYAML's version), for the key of what is made from it."""
+    return [source_digest(__name__), yaml.__version__]
 
 
 def file_digests(folder: Path, paths: list[Path]) -> list[str]:

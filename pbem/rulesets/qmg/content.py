@@ -14,9 +14,9 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-from pbem.core.cache import kept_data, source_digest
+from pbem.core.cache import kept_data
 from pbem.core.errors import InputError, Problem, display_path
-from pbem.core.yamlio import file_digests, load_document
+from pbem.core.yamlio import file_digests, load_document, reader
 
 COUNTRIES = ("germany", "united_kingdom", "japan", "soviet_union", "italy", "united_states")
 """The six countries in their order of play."""
@@ -135,7 +135,7 @@ def load_pack(folder: Path) -> Pack:
     """The pack in `folder` (board.yaml and cards.yaml); `InputError` naming the file when either
     does not follow its format."""
     paths = [folder / name for name in ("board.yaml", "cards.yaml")]
-    made_from = [source_digest("pbem.core.yamlio"), *file_digests(folder, paths)]
+    made_from = [*reader(), *file_digests(folder, paths)]
     board_data, cards_data = kept_data("qmg-pack", made_from, lambda: [load_document(path).data for path in paths])
     try:
         board = _board(board_data)

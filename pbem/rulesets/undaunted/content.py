@@ -20,7 +20,7 @@ import jsonschema
 
 from pbem.core.cache import kept_data, source_digest
 from pbem.core.errors import InputError, Problem
-from pbem.core.yamlio import Document, file_digests, load_document
+from pbem.core.yamlio import Document, file_digests, load_document, reader
 
 SIDES = ("soviet", "german")
 SIDE_LETTER = {"soviet": "S", "german": "N"}
@@ -356,7 +356,7 @@ def load_pack(folder: Path) -> Pack:
     kept for every process while its files and this code stay the same (30 ms of every Undaunted run)."""
     files = [folder / name for name in PACK_FILES]
     files += [path for sub in PACK_FOLDERS for path in sorted((folder / sub).glob("*.yaml"))]
-    made_from = [source_digest(__name__), source_digest("pbem.core.yamlio"), *file_digests(folder, files)]
+    made_from = [source_digest(__name__), *reader(), *file_digests(folder, files)]
     return _pack(kept_data("undaunted-pack", made_from, lambda: _checked_pack(folder)))
 
 
