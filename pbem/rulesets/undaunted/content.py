@@ -16,8 +16,6 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-import jsonschema
-
 from pbem.core.cache import kept_data, source_digest
 from pbem.core.errors import InputError, Problem
 from pbem.core.yamlio import Document, file_digests, load_document, reader
@@ -327,6 +325,7 @@ CONTENT_SCHEMA = {
 
 
 def _checked(doc: Document, kind: str) -> dict[str, Any]:
+    import jsonschema  # only when the pack is checked anew: once for every process (_checked_pack)
     validator = jsonschema.Draft202012Validator(CONTENT_SCHEMA[kind])
     problems = [doc.problem(tuple(e.absolute_path), e.message, None)
                 for e in sorted(validator.iter_errors(doc.data), key=lambda e: list(map(str, e.absolute_path)))]
