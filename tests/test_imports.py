@@ -89,6 +89,15 @@ def test_receive_imports_neither_matplotlib_nor_numpy(game: str, tmp_path: Path)
     assert not found & {"matplotlib", "numpy", "jinja2", "imaplib"}, found
 
 
+@pytest.mark.parametrize("game", ["qmg", "undaunted-stalingrad"])
+def test_adjudicating_again_checks_no_file_found_valid_before(game: str, tmp_path: Path) -> None:
+    copy = tmp_path / game
+    shutil.copytree(EXAMPLES / game, copy)
+    turn, _ = last_turn(game)
+    loaded("adjudicate", copy / "turns" / turn.name, "--force")
+    assert "jsonschema" not in loaded("adjudicate", copy / "turns" / turn.name, "--force")
+
+
 def test_a_command_leaves_its_objects_to_the_system_at_exit() -> None:
     """The interpreter's collections at exit would walk every object the imports made (0.1 s a command):
     `pbem` freezes them once its own exit callbacks run (this one, registered first, runs after)."""

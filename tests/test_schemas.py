@@ -12,6 +12,7 @@ from jsonschema import Draft202012Validator
 from typer.testing import CliRunner
 
 from pbem.cli import app
+from pbem.core import schemas
 from pbem.core.schemas import GAME_SCHEMAS, schema_data, validate
 from pbem.core.yamlio import parse_document
 from pbem.rulesets import get_ruleset
@@ -147,3 +148,23 @@ def test_a_choice_of_forms_lists_each_form_not_schema_jargon():
     inner, = _problems("qmg", "country: germany\nplay: {card: Land Battle, space: Ukraine, target: [germany, 3]}\n")
     assert inner.startswith("play.target[1]: expected one of germany, ") and inner.endswith("; got `3`")
     assert not any("given schemas" in p for p in _problems("qmg", "country: germany\nplay: {space: 3, target: {}}\n"))
+
+
+def test_data_found_valid_is_not_checked_again_but_problems_always_are(monkeypatch, tmp_path):
+    monkeypatch.setenv("PBEM_CACHE_DIR", str(tmp_path))
+    package = get_ruleset("qmg").schema_package
+    good = parse_document("country: germany\nsetup_discard: [Sea Battle, Land Battle, Land Battle]\n", "o.yaml")
+    bad = parse_document("country: germany\nsetup_discard: Sea Battle\n", "o.yaml")
+    assert validate("orders", good, package) == [] and validate("orders", bad, package) != []
+
+    def checked(*args):
+        raise AssertionError("checked again")
+    monkeypatch.setattr(schemas, "_validator", checked)
+    assert validate("orders", good, package) == []
+    with pytest.raises(AssertionError):  # never kept: each time the problems are found and told
+        validate("orders", bad, package)
+    with pytest.raises(AssertionError):  # the same data against another schema
+        validate("standing-orders", good, package)
+    with pytest.raises(AssertionError):  # a key that JSON would write alike
+        validate("orders", parse_document("1: germany\n", "o.yaml"), package)
+    assert schemas._verdict_key("orders", package, {1: "x"}) != schemas._verdict_key("orders", package, {"1": "x"})

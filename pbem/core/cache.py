@@ -46,6 +46,18 @@ def source_digest(module: str) -> str:
     return hashlib.sha256(Path(find_spec(module).origin).read_bytes()).hexdigest()
 
 
+def installed() -> list[str]:
+    """What is installed, as parts of a key: each folder on the import path with the time it last changed.
+    Installing, upgrading or removing a distribution adds or removes a folder in one of them."""
+    folders = []
+    for entry in sys.path:
+        try:
+            folders.append(f"{entry}\0{os.stat(entry or '.').st_mtime_ns}")
+        except OSError:
+            folders.append(entry)
+    return folders
+
+
 def kept_data(kind: str, made_from: Sequence[str], make: Callable[[], Any]) -> Any:
     """What `make()` returns, plain data (mappings, lists, text, numbers), made once for every process
     while everything it is `made_from` (digests of its files and code) stays the same: kept as marshal

@@ -8,12 +8,10 @@ changes the key, so the next process scans again."""
 
 from __future__ import annotations
 
-import os
-import sys
 from importlib import import_module
 from typing import Any, NamedTuple
 
-from pbem.core.cache import kept_data
+from pbem.core.cache import installed, kept_data
 
 
 class Plugin(NamedTuple):
@@ -30,20 +28,9 @@ class Plugin(NamedTuple):
         return found
 
 
-def _import_path(group: str) -> list[str]:
-    """What the entry points of `group` are found from: each folder on the import path and its time."""
-    folders = [group]
-    for entry in sys.path:
-        try:
-            folders.append(f"{entry}\0{os.stat(entry or '.').st_mtime_ns}")
-        except OSError:
-            folders.append(entry)
-    return folders
-
-
 def plugins(group: str) -> list[Plugin]:
     """The entry points of `group`, sorted by name, as importlib.metadata finds them."""
-    return [Plugin(*pair) for pair in kept_data("entry-points", _import_path(group), lambda: _found(group))]
+    return [Plugin(*pair) for pair in kept_data("entry-points", [group, *installed()], lambda: _found(group))]
 
 
 def _found(group: str) -> list[tuple[str, str]]:
