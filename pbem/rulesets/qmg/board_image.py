@@ -16,7 +16,7 @@ from matplotlib.text import Text
 
 from pbem.core.words import Words
 from pbem.render.palette import palette_image
-from pbem.render.sheet import FIGURE, Sheet, board_figure, board_layer, figure_pixels
+from pbem.render.sheet import FIGURE, Sheet, board_figure, board_layer, board_overlay, figure_pixels
 from pbem.rulesets.qmg.content import COUNTRIES, TEAMS, Board, Pack
 from pbem.rulesets.qmg.palette import LEGEND_INK, ROLES
 from pbem.rulesets.qmg.supply import axis_armies, supply_chains
@@ -51,8 +51,8 @@ def render_board(pack: Pack, state: dict[str, Any], events: list[dict[str, Any]]
                            for n, s in board.spaces.items()]))
     # the layers show the countries' colours and letters (palette) and names (words) too
     drawn_by = (__name__, "pbem.rulesets.qmg.palette", "pbem.core.words")
-    ground, marks = (board_layer(drawn_by, repr((kind, facts)), partial(_board, kind, board, at, limits))
-                     for kind in ("ground", "marks"))
+    ground = board_layer(drawn_by, repr(("ground", facts)), partial(_board, "ground", board, at, limits))
+    marks = board_overlay(drawn_by, repr(("marks", facts)), partial(_board, "marks", board, at, limits), sheet)
     sheet.layer(marks, zorder=3)  # the spaces and their names: over supply lines and rings, under the pieces
     sheet.title(title, fontsize=14)
     axis_on = axis_armies(state["pieces"])

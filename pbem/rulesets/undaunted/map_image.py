@@ -15,7 +15,7 @@ from matplotlib.patches import Circle, FancyArrowPatch, Patch, Polygon, Rectangl
 from matplotlib.patheffects import withStroke
 
 from pbem.render.palette import palette_image
-from pbem.render.sheet import Sheet, board_figure, board_layer, figure_pixels
+from pbem.render.sheet import Sheet, board_figure, board_layer, board_overlay, figure_pixels
 from pbem.rulesets.undaunted.board import Board
 from pbem.rulesets.undaunted.content import SIDES, Pack, TileVersion, action_name
 
@@ -61,8 +61,9 @@ def render_map(pack: Pack, state: dict[str, Any], events: list[dict[str, Any]], 
              for tile, (x, y) in at.items()]
     frame = _frame(at)
     sheet = Sheet((WIDTH_INCHES, frame[0]), DPI, frame[1], frame[2])
-    ground, writing = (board_layer((__name__,), repr((kind, frame, tiles)), partial(_board, kind, frame, tiles))
-                       for kind in ("ground", "writing"))
+    ground = board_layer((__name__,), repr(("ground", frame, tiles)), partial(_board, "ground", frame, tiles))
+    writing = board_overlay((__name__,), repr(("writing", frame, tiles)), partial(_board, "writing", frame, tiles),
+                            sheet)
     sheet.layer(writing, zorder=2)  # over fire lanes and attack lines, under everything else
     sheet.figure_text(0.5, 1 - 0.28 / frame[0], title, ha="center", va="center", fontsize=15)
     # a tile in bands: id and name, then markers, tunnel and objective, then the units, then the cover

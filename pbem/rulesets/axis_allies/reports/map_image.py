@@ -101,7 +101,7 @@ def draw_map(state: Mapping[str, Any], board: Mapping[str, Any], graphics: Mappi
         keep_sprites()
         keep_text_sizes()
         info = map_info(view, labels, layers.outlines, state, events, image.shape[1::-1], scale)
-        return image.copy(), info
+        return image[:, :, :3].copy(), info
 
 
 def forget_drawings() -> None:
@@ -118,10 +118,10 @@ def _draw_turn(sheet: Sheet, layers: Layers, written: list[tuple[float, float, f
     x0, y0, x1, y1 = sheet.frame.extents
     window = (round(height - y1), round(height - y0), round(x0), round(x1))
     anchors = sheet.data.transform(np.array([(x, y) for _, x, y, _ in written]).reshape(-1, 2))
-    sheet.add_drawing(4, _laid(layers.marks.lay))
+    sheet.layer(layers.marks, 4)
     for (zorder, _, _, writing), (x, y) in zip(written, anchors):
         sheet.add_drawing(zorder, _laid(lay, sprite(writing, sheet.dpi), round(x), round(height - y), window))
-    sheet.add_drawing(9, _laid(layers.edges.lay))
+    sheet.layer(layers.edges, 9)
 
 
 def _laid(action: Callable[..., None], *arguments: Any) -> Callable[[RendererAgg], None]:

@@ -20,10 +20,9 @@ from pbem.rulesets.axis_allies.reports.map_info import Outlines, space_outlines
 from pbem.rulesets.axis_allies.reports.map_labels import Label
 from pbem.rulesets.axis_allies.reports.map_legend import Legend, draw_legend
 from pbem.rulesets.axis_allies.reports.map_spaces import draw_markers, draw_waters, draw_wrap
-from pbem.rulesets.axis_allies.reports.map_sprites import Overlay
 from pbem.rulesets.axis_allies.reports.map_style import DPI, MAP_COLOURS, font
 from pbem.rulesets.axis_allies.reports.map_view import View
-from pbem.render.sheet import Sheet
+from pbem.render.sheet import Overlay, Sheet
 
 if TYPE_CHECKING:  # a Figure and its Axes only where a layer is drawn anew: their import costs more than a turn
     from matplotlib.axes import Axes

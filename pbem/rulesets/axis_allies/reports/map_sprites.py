@@ -1,6 +1,6 @@
 """Pixels drawn once and laid on the map many times: a piece of writing (a space's name, a unit box, a
-tag) as a ``Sprite``, and a layer of what no turn changes (markers, the wrapped edges) as an
-``Overlay``.
+tag) as a ``Sprite`` (a layer of what no turn changes, markers and the wrapped edges, is an ``Overlay`` of
+``pbem.render.sheet``).
 
 Matplotlib's Agg draws a piece of writing moved by whole pixels as the same pixels moved, so each
 ``Writing`` is drawn once, alone on a clear pad at a whole-pixel anchor, and laid at the whole pixel
@@ -19,7 +19,7 @@ from matplotlib.backends.backend_agg import RendererAgg
 from matplotlib.text import Text
 from matplotlib.transforms import IdentityTransform
 
-from pbem.render.sheet import Sheet
+from pbem.render.sheet import Sheet, over
 from pbem.rulesets.axis_allies.reports import map_store
 from pbem.rulesets.axis_allies.reports.map_marks import Writing
 
@@ -32,39 +32,6 @@ class Sprite:
     pixels: np.ndarray
     left: int
     top: int
-
-
-@dataclass(frozen=True)
-class Overlay:
-    """The pixels of a drawing on a clear background that are not clear: their indices in the image's
-    flattened pixels, and their RGBA."""
-
-    index: np.ndarray
-    rgba: np.ndarray
-
-    @classmethod
-    def of(cls, rgba: np.ndarray) -> Overlay:
-        flat = rgba.reshape(-1, 4)
-        index = np.flatnonzero(flat[:, 3])
-        return cls(index, flat[index].copy())
-
-    def fits(self, pixels: int) -> bool:
-        """Whether it is an overlay of an image of ``pixels`` pixels (one read from disk may not be)."""
-        index, rgba = self.index, self.rgba
-        return (isinstance(index, np.ndarray) and isinstance(rgba, np.ndarray) and index.dtype == np.int64
-                and index.ndim == 1 and rgba.dtype == np.uint8 and rgba.shape == (len(index), 4)
-                and (not len(index) or 0 <= index.min() and index.max() < pixels))
-
-    def lay(self, image: np.ndarray) -> None:
-        """Lay it over ``image`` (RGBA, opaque, contiguous)."""
-        flat = image.reshape(-1, 4)
-        flat[self.index, :3] = _over(self.rgba, flat[self.index, :3])
-
-
-def _over(source: np.ndarray, below: np.ndarray) -> np.ndarray:
-    """``source`` (RGBA) over the opaque colours ``below``, rounded to the nearest."""
-    alpha = source[..., 3:4].astype(np.uint16)
-    return ((source[..., :3] * alpha + below * (255 - alpha) + 127) // 255).astype(np.uint8)
 
 
 _SPRITES: dict[tuple[Writing, float], Sprite] = {}
@@ -153,4 +120,4 @@ def lay(image: np.ndarray, piece: Sprite, column: int, row: int, window: tuple[i
     if r0 >= r1 or c0 >= c1:
         return
     below = image[r0:r1, c0:c1, :3]
-    below[...] = _over(piece.pixels[r0 - top:r1 - top, c0 - left:c1 - left], below)
+    below[...] = over(piece.pixels[r0 - top:r1 - top, c0 - left:c1 - left], below)
