@@ -42,7 +42,13 @@ SIZE, DPI, BOX = (16, 8.6), 100, (0.01, 0.1, 0.98, 0.84)
 
 def render_board(pack: Pack, state: dict[str, Any], events: list[dict[str, Any]], title: str,
                  vp_history: list[tuple[int, dict[str, int]]] | None = None) -> bytes:
-    """The board after a turn; `vp_history`, each turn's (round, team VP) so far, adds the VP chart."""
+    """The board after a turn as PNG; `vp_history`, each turn's (round, team VP) so far, adds the VP chart."""
+    return palette_image(draw_board(pack, state, events, title, vp_history))
+
+
+def draw_board(pack: Pack, state: dict[str, Any], events: list[dict[str, Any]], title: str,
+               vp_history: list[tuple[int, dict[str, int]]] | None = None) -> Any:
+    """`render_board`'s pixels (RGBA, rows from the top)."""
     board = pack.board
     at = {name: _at(*space.at) for name, space in board.spaces.items()}
     limits = (min(x for x, _ in at.values()) - 12, max(x for x, _ in at.values()) + 12, -62, 118)
@@ -93,7 +99,7 @@ def render_board(pack: Pack, state: dict[str, Any], events: list[dict[str, Any]]
     _vp_track(sheet, state, events)
     if vp_history:
         vp_chart(sheet, vp_history, TEAM_COLOURS)
-    return palette_image(sheet.pixels(ground))
+    return sheet.pixels(ground)
 
 
 def _space_labels(board: Board) -> list[tuple[str, str, str]]:

@@ -7,14 +7,13 @@ can reach another's report or the public one.
 
 from __future__ import annotations
 
-import base64
 from typing import Any
 
 from pbem.core.dice import seed_check_command
 from pbem.core.events import EventLog, seen_by
-from pbem.core.folder import private_reports
 from pbem.core.turn import TurnInputs
 from pbem.core.words import Words
+from pbem.render.reports import reports_with_map
 from pbem.render.templates import template, within_post_limit
 from pbem.rulesets import get_ruleset
 from pbem.core.history import game_history
@@ -189,19 +188,14 @@ def vp_history(inputs: TurnInputs, after: dict[str, Any]) -> list[tuple[int, dic
 
 def render_reports(before: dict[str, Any], after: dict[str, Any], log: EventLog,
                    inputs: TurnInputs) -> dict[str, bytes]:
-    """The public report and each country's private report, in every format."""
-    from pbem.rulesets.qmg.board_image import render_board  # matplotlib is slow to import; only when drawing
+    """The public report and each country's private report, in every format, and the board."""
+    from pbem.rulesets.qmg.board_image import draw_board  # matplotlib is slow to import; only when drawing
     ruleset = get_ruleset(before["ruleset"])
     public = report_model(ruleset, before, after, log, "public")
-    board = render_board(ruleset.pack, after, [e for e in log.events if seen_by(e, "public")],
-                         f"{public['game']} — round {public['round']}, {public['title']}", vp_history(inputs, after))
-    files = {"map.png": board}
-    embedded = base64.b64encode(board).decode("ascii")
-    for audience in ("public", *ruleset.powers):
-        # the board is the same for everyone: it travels once, in the public report and as map.png
+    pixels = draw_board(ruleset.pack, after, [e for e in log.events if seen_by(e, "public")],
+                        f"{public['game']} — round {public['round']}, {public['title']}", vp_history(inputs, after))
+
+    def formats(audience: str, map_png: str | None) -> dict[str, str]:
         standing = inputs.standing[audience].data if audience in inputs.standing else None
-        model = report_model(ruleset, before, after, log, audience, standing)
-        texts = render_formats(model, embedded if audience == "public" else None)
-        names = ("report.md", "report.bbcode", "report.html") if audience == "public" else private_reports(audience)
-        files.update({name: texts[name.rsplit(".", 1)[1]].encode("utf-8") for name in names})
-    return files
+        return render_formats(report_model(ruleset, before, after, log, audience, standing), map_png)
+    return reports_with_map(pixels, ruleset.powers, formats)

@@ -55,6 +55,11 @@ def _cover(version: TileVersion) -> str:
 
 def render_map(pack: Pack, state: dict[str, Any], events: list[dict[str, Any]], title: str) -> bytes:
     """The map of a public view after an exchange, with that exchange's public events, as PNG."""
+    return palette_image(draw_map(pack, state, events, title))
+
+
+def draw_map(pack: Pack, state: dict[str, Any], events: list[dict[str, Any]], title: str) -> Any:
+    """`render_map`'s pixels (RGBA, rows from the top)."""
     board = Board(pack.layouts[pack.scenarios[state["scenario"]].layout])
     at = {t: _centre(*rc) for t, rc in board.at.items()}
     tiles = [(f"{tile}-{state['tiles'][tile]}", x, y, pack.tile(tile, state["tiles"][tile]))
@@ -101,7 +106,7 @@ def render_map(pack: Pack, state: dict[str, Any], events: list[dict[str, Any]], 
             _fire_lane(sheet, at[state["units"][side][unit]["tile"]], at[lane], side)
     rows = _units(sheet, state, at)
     _events(sheet, at, events, rows)
-    return palette_image(sheet.pixels(ground))
+    return sheet.pixels(ground)
 
 
 Frame = tuple[float, tuple[float, ...], tuple[float, ...]]  # the figure's height, the map's box and limits

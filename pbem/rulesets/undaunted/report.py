@@ -7,15 +7,14 @@ card ids: the id of a card in a hand, draw deck or discard pile is its owner's t
 
 from __future__ import annotations
 
-import base64
 import re
 from collections import Counter
 from typing import Any
 
 from pbem.core.dice import seed_check_command
 from pbem.core.events import EventLog, seen_by
-from pbem.core.folder import private_reports
 from pbem.core.turn import TurnInputs
+from pbem.render.reports import reports_with_map
 from pbem.render.templates import template, within_post_limit
 from pbem.rulesets import get_ruleset
 from pbem.rulesets.undaunted.content import SIDES, Pack, action_name, other_side
@@ -378,19 +377,12 @@ def render_formats(model: dict[str, Any], map_png: str | None = None) -> dict[st
 
 def render_reports(before: dict[str, Any], after: dict[str, Any], log: EventLog,
                    inputs: TurnInputs) -> dict[str, bytes]:
-    """The public report and each side's private report, in every format."""
-    from pbem.rulesets.undaunted.map_image import render_map  # matplotlib is slow to import; only when drawing
+    """The public report and each side's private report, in every format, and the map."""
+    from pbem.rulesets.undaunted.map_image import draw_map  # matplotlib is slow to import; only when drawing
     ruleset = get_ruleset(before["ruleset"])
     public = report_model(ruleset, before, after, log, "public")
     seen_events = [e for e in log.events if seen_by(e, "public")]
-    drawing = render_map(ruleset.pack_for(after), shown(ruleset, after, log, "public"), seen_events,
-                         f"{after['game']} — round {public['round']}, {public['title']}")
-    files = {"map.png": drawing}
-    embedded = base64.b64encode(drawing).decode("ascii")
-    for audience in ("public", *SIDES):
-        # the map is the same for everyone: it travels once, in the public report and as map.png
-        texts = render_formats(report_model(ruleset, before, after, log, audience),
-                               embedded if audience == "public" else None)
-        names = ("report.md", "report.bbcode", "report.html") if audience == "public" else private_reports(audience)
-        files.update({name: texts[name.rsplit(".", 1)[1]].encode("utf-8") for name in names})
-    return files
+    pixels = draw_map(ruleset.pack_for(after), shown(ruleset, after, log, "public"), seen_events,
+                      f"{after['game']} — round {public['round']}, {public['title']}")
+    return reports_with_map(pixels, SIDES, lambda audience, map_png: render_formats(
+        public if audience == "public" else report_model(ruleset, before, after, log, audience), map_png))
