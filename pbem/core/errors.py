@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Iterable
 
@@ -79,6 +81,11 @@ def display_path(path: Path | str) -> str:
     """A path as the user should read it in a message: relative to the working folder when inside it."""
     p = Path(path)
     try:
-        return str(p.resolve().relative_to(Path.cwd().resolve()))
+        return str(p.resolve().relative_to(_working_folder(os.getcwd())))
     except ValueError:
         return str(p)
+
+
+@lru_cache(maxsize=4)
+def _working_folder(cwd: str) -> Path:
+    return Path(cwd).resolve()  # every file a turn reads is named with it: resolved once per folder

@@ -34,8 +34,8 @@ def read_input(path: Path | str, limit: int = MAX_INPUT_BYTES) -> bytes:
 
     The kind of file is checked before it is opened (opening a device can do things), and again on
     the open file, which is opened without blocking so that a FIFO swapped in between cannot hang.
+    The file is named (a path resolved) only in a message: a turn reads some sixty files.
     """
-    shown = display_path(path)
     try:
         kind = _kind(os.stat(path).st_mode)
         if kind is None:
@@ -44,13 +44,13 @@ def read_input(path: Path | str, limit: int = MAX_INPUT_BYTES) -> bytes:
                 kind = _kind(os.fstat(file.fileno()).st_mode)
                 data = file.read(limit + 1) if kind is None else b""
     except FileNotFoundError:
-        raise InputError([Problem(shown, None, "", "file not found")]) from None
+        raise InputError([Problem(display_path(path), None, "", "file not found")]) from None
     except OSError as exc:
-        raise InputError([Problem(shown, None, "", f"cannot read the file: {exc.strerror}")]) from None
+        raise InputError([Problem(display_path(path), None, "", f"cannot read the file: {exc.strerror}")]) from None
     if kind is not None:
-        raise InputError([Problem(shown, None, "", f"not a regular file but {kind}", "a regular file")])
+        raise InputError([Problem(display_path(path), None, "", f"not a regular file but {kind}", "a regular file")])
     if len(data) > limit:
-        raise InputError([Problem(shown, None, "", f"the file is larger than {limit:,} bytes",
+        raise InputError([Problem(display_path(path), None, "", f"the file is larger than {limit:,} bytes",
                                   "a smaller file")])
     return data
 
