@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from pbem.core.folder import REPORTS, private_reports
-from pbem.render.palette import palette_image
+
+if TYPE_CHECKING:  # a game's report module imports this one; numpy and PIL only when a map is drawn
+    import numpy as np
 
 Formats = Callable[[str, "str | None"], dict[str, str]]
 """An audience's report in each format ("md", "bbcode", "html"), given the map as base64 PNG or None."""
@@ -21,6 +21,9 @@ def reports_with_map(pixels: np.ndarray, audiences: Iterable[str], formats: Form
     `audiences`' private report without it: the map is the same for everyone and travels once. The PNG
     is made on a second thread while the private reports are written (PIL quantises and compresses
     without holding the interpreter); it is the same bytes either way."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from pbem.render.palette import palette_image
     with ThreadPoolExecutor(max_workers=1) as pool:
         png = pool.submit(palette_image, pixels)
         private = {}
